@@ -1,0 +1,209 @@
+// A thin client for the merchant API: every call is a signed JSON POST, answered with the {code, message, data}
+// envelope. It resolves for every HTTP status so callers (and tests) can inspect error envelopes; only network
+// failures reject.
+import { createPrivateKey } from 'node:crypto';
+import { signHmacSha256, signRsaSha512, type MerchantKey } from './signing.js';
+import type {
+  ApiEnvelope,
+  Balance,
+  BankEntry,
+  CurrencyRequest,
+  PaymentInitiateRequest,
+  PaymentMethodsInfo,
+  PaymentRecord,
+  PaymentRefundRequest,
+  PayoutInitiateRequest,
+  PayoutRecord,
+  RecordQuery,
+  SandboxCompleteRequest,
+  UsdtRate,
+} from './types.js';
+
+export interface PaymentClientOptions {
+  /** e.g. `https://pay.example.com`; the `/v1/api/` prefix is added per call. */
+  baseUrl: string;
+  merchantId: string;
+  key: MerchantKey;
+  /** Current Unix time in seconds; injectable so tests can sign at a chosen instant. */
+  clock?: () => number;
+  fetch?: typeof fetch;
+}
+
+/** A request ready to send: `body` is exactly the text that was signed. */
+export interface SignedRequest {
+  body: string;
+  headers: Record<string, string>;
+}
+
+export interface ApiResult<T> {
+  /** HTTP 200 with envelope code `"200"`. */
+  ok: boolean;
+  status: number;
+  code: string;
+  message: string;
+  /** The operation's data on success; on errors an `ApiErrorData` (`{detail, errors?}`). */
+  data: T;
+  requestId: string | null;
+  headers: Headers;
+}
+
+type Signer = (body: string, timestamp: string) => string;
+
+/** How many recent (body, timestamp) pairs the client remembers to keep its signatures one-time. */
+const MAX_REMEMBERED_BODIES = 10_000;
+
+const API_PREFIX = '/v1/api/';
+
+function makeSigner(key: MerchantKey): Signer {
+  if (key.type === 'HMAC-SHA256') return (body, timestamp) => signHmacSha256(key.secret, body, timestamp);
+  // Parsed once: a bad key fails at construction rather than on the first call, and no call re-parses the PEM.
+  const privateKey = createPrivateKey(key.privateKeyPem);
+  return (body, timestamp) => signRsaSha512(privateKey, body, timestamp);
+}
+
+function isEnvelope(value: unknown): value is ApiEnvelope<unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const { code, message } = value as Record<string, unknown>;
+  return typeof code === 'string' && typeof message === 'string' && 'data' in value;
+}
+
+function parseEnvelope(text: string): ApiEnvelope<unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isEnvelope(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function toResult<T>(response: Response): Promise<ApiResult<T>> {
+  const text = await response.text();
+  // Something other than the service (a proxy, a load balancer) may answer; keep its text for diagnosis.
+  const envelope = parseEnvelope(text) ?? {
+    code: String(response.status),
+    message: 'UNEXPECTED_RESPONSE',
+    data: { detail: text },
+  };
+  return {
+    ok: response.status === 200 && envelope.code === '200',
+    status: response.status,
+    code: envelope.code,
+    message: envelope.message,
+    data: envelope.data as T,
+    requestId: response.headers.get('request-id'),
+    headers: response.headers,
+  };
+}
+
+export class PaymentClient {
+  private readonly baseUrl: string;
+  private readonly merchantId: string;
+  private readonly sign: Signer;
+  private readonly clock: () => number;
+  private readonly fetchFn: typeof fetch;
+  /** Last Timestamp used per exact body: signatures are deterministic, and the service refuses a reused one. */
+  private readonly lastTimestampByBody = new Map<string, number>();
+
+  constructor(options: PaymentClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.merchantId = options.merchantId;
+    this.sign = makeSigner(options.key);
+    this.clock = options.clock ?? (() => Date.now() / 1000);
+    // Wrapped so the global fetch is never called with this client as its receiver.
+    this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
+  }
+
+  /**
+   * Serializes and signs a body with a fresh Timestamp. A string body is taken as the exact raw text, so tests
+   * can sign malformed or hand-crafted bytes; the result can be altered and passed to `send`.
+   */
+  buildSignedRequest(body: object | string): SignedRequest {
+    const text = typeof body === 'string' ? body : JSON.stringify(body);
+    const timestamp = String(this.uniqueTimestamp(text));
+    return {
+      body: text,
+      headers: {
+        'Content-Type': 'application/json',
+        MerchantID: this.merchantId,
+        Timestamp: timestamp,
+        Signature: this.sign(text, timestamp),
+      },
+    };
+  }
+
+  /**
+   * The current second, unless this exact body was already signed at that second or later: then the next
+   * second, so two identical calls in one second get different signatures (the service accepts a Timestamp
+   * up to 300 s ahead, and a merchant would need 300 identical calls in a second to exhaust that).
+   */
+  private uniqueTimestamp(body: string): number {
+    const now = Math.floor(this.clock());
+    const last = this.lastTimestampByBody.get(body);
+    const timestamp = last !== undefined && last >= now ? last + 1 : now;
+    if (this.lastTimestampByBody.size >= MAX_REMEMBERED_BODIES) this.lastTimestampByBody.clear();
+    this.lastTimestampByBody.set(body, timestamp);
+    return timestamp;
+  }
+
+  /** POSTs a prepared request as is. A path starting with `/` is taken from the base URL, else from `/v1/api/`. */
+  async send<T>(path: string, request: SignedRequest): Promise<ApiResult<T>> {
+    const url = this.baseUrl + (path.startsWith('/') ? path : API_PREFIX + path);
+    const response = await this.fetchFn(url, { method: 'POST', headers: request.headers, body: request.body });
+    return toResult<T>(response);
+  }
+
+  request<T>(path: string, body: object | string): Promise<ApiResult<T>> {
+    return this.send<T>(path, this.buildSignedRequest(body));
+  }
+
+  paymentInitiate(request: PaymentInitiateRequest): Promise<ApiResult<PaymentRecord>> {
+    return this.request('payment/initiate', request);
+  }
+
+  paymentStatus(query: RecordQuery): Promise<ApiResult<PaymentRecord>> {
+    return this.request('payment/status', query);
+  }
+
+  /** Same answer as `paymentStatus`, under the name the original provider of this interface uses. */
+  paymentFetch(query: RecordQuery): Promise<ApiResult<PaymentRecord>> {
+    return this.request('payment/fetch', query);
+  }
+
+  paymentRefund(request: PaymentRefundRequest): Promise<ApiResult<PaymentRecord>> {
+    return this.request('payment/refund', request);
+  }
+
+  paymentMethods(request: CurrencyRequest): Promise<ApiResult<PaymentMethodsInfo>> {
+    return this.request('payment/methods', request);
+  }
+
+  payoutInitiate(request: PayoutInitiateRequest): Promise<ApiResult<PayoutRecord>> {
+    return this.request('payout/initiate', request);
+  }
+
+  payoutStatus(query: RecordQuery): Promise<ApiResult<PayoutRecord>> {
+    return this.request('payout/status', query);
+  }
+
+  /** Same answer as `payoutStatus`, under the original provider's name. */
+  payoutFetch(query: RecordQuery): Promise<ApiResult<PayoutRecord>> {
+    return this.request('payout/fetch', query);
+  }
+
+  bankCodes(request: CurrencyRequest): Promise<ApiResult<BankEntry[]>> {
+    return this.request('payout/bankCode', request);
+  }
+
+  balance(request: CurrencyRequest): Promise<ApiResult<Balance>> {
+    return this.request('account/balance', request);
+  }
+
+  usdtRate(request: CurrencyRequest): Promise<ApiResult<UsdtRate>> {
+    return this.request('account/usdt/rate', request);
+  }
+
+  /** Sandbox merchants only: completes a pending payment as the checkout page's buttons would. */
+  sandboxCompletePayment(request: SandboxCompleteRequest): Promise<ApiResult<PaymentRecord>> {
+    return this.request('sandbox/payment/complete', request);
+  }
+}

@@ -1,0 +1,15 @@
+// The operator API's bearer token, compared in constant time.
+import crypto from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../../domain/errors.js';
+
+const digest = (text: string): Buffer => crypto.createHash('sha256').update(text).digest();
+
+export function requireAdmin(request: FastifyRequest, adminToken: string): void {
+  const header = request.headers.authorization;
+  const presented = typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7) : '';
+  // Hashing both sides gives equal lengths, so timingSafeEqual never leaks the token's length.
+  if (!presented || !crypto.timingSafeEqual(digest(presented), digest(adminToken))) {
+    throw new AppError('UNAUTHORIZED', 'A valid operator bearer token is required.');
+  }
+}

@@ -1,0 +1,18 @@
+// The operator API under /admin: every route needs the bearer token.
+import type { FastifyPluginAsync } from 'fastify';
+import type { Services } from '../../services.js';
+import { AppError } from '../../domain/errors.js';
+import { requireAdmin } from './auth.js';
+import { adminMerchantRoutes } from './merchants.js';
+import { adminRateRoutes } from './rates.js';
+
+export const adminRoutes: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
+  app.addHook('onRequest', async (request) => requireAdmin(request, services.adminToken));
+  app.addHook('preValidation', async (request) => {
+    if (request.bodyError && request.rawBody && request.rawBody.length > 0) {
+      throw new AppError('INVALID_JSON', request.bodyError);
+    }
+  });
+  await app.register(adminMerchantRoutes, { services });
+  await app.register(adminRateRoutes, { services });
+};

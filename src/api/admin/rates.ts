@@ -1,0 +1,60 @@
+// Operator API for USDT reference rates and spreads.
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { AppError } from '../../domain/errors.js';
+import { CURRENCIES } from '../../domain/money.js';
+import { microsToNumber, parseRateMicros, type UsdtRate } from '../../domain/rates.js';
+import { isoFromMs } from '../../domain/clock.js';
+import { ok } from '../../http/envelope.js';
+import type { Services } from '../../services.js';
+import { supportedCurrency } from '../common.js';
+
+export const rateView = (rate: UsdtRate) => ({
+  currency: rate.currency,
+  reference: microsToNumber(rate.referenceMicros),
+  depositSpreadBps: rate.depositSpreadBps,
+  withdrawSpreadBps: rate.withdrawSpreadBps,
+  deposit: microsToNumber(rate.depositMicros),
+  withdraw: microsToNumber(rate.withdrawMicros),
+  setAt: isoFromMs(rate.setAtMs),
+  setBy: rate.setBy,
+});
+
+const RateBody = Type.Object(
+  {
+    reference: Type.String({ description: 'Local currency per USDT as a decimal string, up to 6 decimals', examples: ['88.25'] }),
+    depositSpreadBps: Type.Integer({ minimum: 0, maximum: 5000 }),
+    withdrawSpreadBps: Type.Integer({ minimum: 0, maximum: 5000 }),
+  },
+  { additionalProperties: false },
+);
+
+export const adminRateRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  app.put(
+    '/rates/:currency',
+    { schema: { tags: ['admin'], summary: 'Set the USDT reference rate and spreads', params: Type.Object({ currency: Type.String({ maxLength: 8 }) }), body: RateBody } },
+    async (request) => {
+      const currency = supportedCurrency(request.params.currency);
+      const micros = parseRateMicros(request.body.reference);
+      if (micros === null) {
+        throw new AppError('VALIDATION_FAILED', 'reference must be a positive decimal with at most 6 decimals.', [
+          { field: 'reference', problem: 'must be a positive decimal string with at most 6 decimals' },
+        ]);
+      }
+      const rate = await services.rates.set(currency, micros, request.body.depositSpreadBps, request.body.withdrawSpreadBps, 'admin-api');
+      return ok(rateView(rate));
+    },
+  );
+
+  app.get('/rates', { schema: { tags: ['admin'], summary: 'All USDT rates' } }, async () => {
+    const rates = [];
+    for (const currency of CURRENCIES) {
+      try {
+        rates.push(rateView(await services.rates.get(currency)));
+      } catch (error) {
+        if (!(error instanceof AppError && error.reason === 'NOT_FOUND')) throw error;
+      }
+    }
+    return ok(rates);
+  });
+};

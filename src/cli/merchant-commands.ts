@@ -1,0 +1,178 @@
+// Operator commands for merchants, keys, webhooks, rate limits and USDT rates.
+import fs from 'node:fs';
+import { isCurrency } from '../domain/money.js';
+import { parseRateMicros, microsToNumber } from '../domain/rates.js';
+import type { KeyType } from '../domain/merchants.js';
+import { checkWebhookUrl } from '../api/admin/merchants.js';
+import { flagString, requireFlag, type CliCommand, type ParsedArgs } from './types.js';
+
+function keyTypeOf(args: ParsedArgs): KeyType {
+  const raw = (flagString(args, 'key-type') ?? 'rsa').toLowerCase();
+  if (raw === 'rsa' || raw === 'rsa-sha512') return 'RSA-SHA512';
+  if (raw === 'hmac' || raw === 'hmac-sha256') return 'HMAC-SHA256';
+  throw new Error('--key-type must be rsa or hmac');
+}
+
+function publicKeyOf(args: ParsedArgs): string | undefined {
+  const file = flagString(args, 'public-key');
+  return file === undefined ? undefined : fs.readFileSync(file, 'utf8');
+}
+
+const json = (value: unknown): string => JSON.stringify(value, null, 2);
+
+export const merchantCommands: CliCommand[] = [
+  {
+    name: 'merchant create',
+    summary: 'Create a merchant with its first API key',
+    usage: 'merchant create --name NAME [--live] [--key-type rsa|hmac] [--public-key FILE] [--rate-limit N] [--json]',
+    async run(args, services, io) {
+      const created = await services.merchants.create({
+        name: requireFlag(args, 'name'),
+        mode: args.flags.live === true ? 'live' : 'sandbox',
+        key: { type: keyTypeOf(args), publicKeyPem: publicKeyOf(args) },
+        rateLimitPerSecond: flagString(args, 'rate-limit') ? Number(flagString(args, 'rate-limit')) : undefined,
+      });
+      if (args.flags.json === true) {
+        io.out(
+          JSON.stringify({
+            merchantId: created.merchant.id,
+            mode: created.merchant.mode,
+            keyId: created.key.keyId,
+            keyType: created.key.type,
+            privateKeyPem: created.key.privateKeyPem,
+            publicKeyPem: created.key.publicKeyPem,
+            secret: created.key.secret,
+            webhookSecret: created.webhookSecret,
+          }),
+        );
+      } else {
+        io.out(`MerchantID: ${created.merchant.id} (${created.merchant.mode})`);
+        io.out(`Key ${created.key.keyId} (${created.key.type})`);
+        if (created.key.privateKeyPem) io.out(created.key.privateKeyPem);
+        if (created.key.secret) io.out(`HMAC secret: ${created.key.secret}`);
+        io.out(`Webhook secret: ${created.webhookSecret}`);
+        io.out('These secrets are shown once; store them now.');
+      }
+      return 0;
+    },
+  },
+  {
+    name: 'merchant list',
+    summary: 'List merchants',
+    usage: 'merchant list [--json]',
+    async run(args, services, io) {
+      const all = await services.merchants.list();
+      if (args.flags.json === true) io.out(JSON.stringify(all));
+      else for (const m of all) io.out(`${m.id}  ${m.status.padEnd(8)}  ${m.mode.padEnd(7)}  ${m.name}`);
+      return 0;
+    },
+  },
+  {
+    name: 'merchant disable',
+    summary: 'Disable a merchant (its requests get 403 MERCHANT_DISABLED)',
+    usage: 'merchant disable --merchant ID',
+    async run(args, services, io) {
+      io.out(json(await services.merchants.setStatus(requireFlag(args, 'merchant'), 'disabled')));
+      return 0;
+    },
+  },
+  {
+    name: 'merchant enable',
+    summary: 'Enable a disabled merchant',
+    usage: 'merchant enable --merchant ID',
+    async run(args, services, io) {
+      io.out(json(await services.merchants.setStatus(requireFlag(args, 'merchant'), 'active')));
+      return 0;
+    },
+  },
+  {
+    name: 'merchant webhooks',
+    summary: 'Set the default payment and payout webhook URLs ("none" clears one)',
+    usage: 'merchant webhooks --merchant ID [--payment URL|none] [--payout URL|none]',
+    async run(args, services, io) {
+      const read = (name: string): string | null | undefined => {
+        const value = flagString(args, name);
+        return value === 'none' ? null : value;
+      };
+      const payment = read('payment');
+      const payout = read('payout');
+      checkWebhookUrl('payment', payment);
+      checkWebhookUrl('payout', payout);
+      io.out(json(await services.merchants.setWebhookUrls(requireFlag(args, 'merchant'), { payment, payout })));
+      return 0;
+    },
+  },
+  {
+    name: 'merchant webhook-secret',
+    summary: 'Rotate the merchant webhook secret and print the new one',
+    usage: 'merchant webhook-secret --merchant ID',
+    async run(args, services, io) {
+      io.out(await services.merchants.rotateWebhookSecret(requireFlag(args, 'merchant')));
+      return 0;
+    },
+  },
+  {
+    name: 'merchant rate-limit',
+    summary: 'Set the merchant request rate limit (requests per second)',
+    usage: 'merchant rate-limit --merchant ID --per-second N',
+    async run(args, services, io) {
+      io.out(json(await services.merchants.setRateLimit(requireFlag(args, 'merchant'), Number(requireFlag(args, 'per-second')))));
+      return 0;
+    },
+  },
+  {
+    name: 'key add',
+    summary: 'Add an API key (at most two active at once)',
+    usage: 'key add --merchant ID [--key-type rsa|hmac] [--public-key FILE] [--label TEXT] [--json]',
+    async run(args, services, io) {
+      const issued = await services.merchants.addKey(requireFlag(args, 'merchant'), {
+        type: keyTypeOf(args),
+        publicKeyPem: publicKeyOf(args),
+        label: flagString(args, 'label'),
+      });
+      io.out(args.flags.json === true ? JSON.stringify(issued) : json(issued));
+      return 0;
+    },
+  },
+  {
+    name: 'key list',
+    summary: 'List a merchant API keys',
+    usage: 'key list --merchant ID',
+    async run(args, services, io) {
+      for (const k of await services.merchants.listKeys(requireFlag(args, 'merchant'))) {
+        io.out(`${k.id}  ${k.type.padEnd(11)}  ${k.status.padEnd(7)}  ${k.createdAt}  ${k.label ?? ''}`);
+      }
+      return 0;
+    },
+  },
+  {
+    name: 'key revoke',
+    summary: 'Revoke an API key',
+    usage: 'key revoke --merchant ID --key KEY_ID',
+    async run(args, services, io) {
+      await services.merchants.revokeKey(requireFlag(args, 'merchant'), requireFlag(args, 'key'));
+      io.out('revoked');
+      return 0;
+    },
+  },
+  {
+    name: 'rate set',
+    summary: 'Set the USDT reference rate and spreads for a currency',
+    usage: 'rate set --currency INR --reference 88.25 --deposit-spread-bps 50 --withdraw-spread-bps 50',
+    async run(args, services, io) {
+      const currency = requireFlag(args, 'currency');
+      if (!isCurrency(currency)) throw new Error('--currency must be INR, EGP, NGN or IDR');
+      const micros = parseRateMicros(requireFlag(args, 'reference'));
+      if (micros === null) throw new Error('--reference must be a positive decimal with at most 6 decimals');
+      const rate = await services.rates.set(
+        currency,
+        micros,
+        Number(requireFlag(args, 'deposit-spread-bps')),
+        Number(requireFlag(args, 'withdraw-spread-bps')),
+        'cli',
+      );
+      io.out(`${currency}: reference ${microsToNumber(rate.referenceMicros)}, deposit ${microsToNumber(rate.depositMicros)}, withdraw ${microsToNumber(rate.withdrawMicros)}`);
+      return 0;
+    },
+  },
+];

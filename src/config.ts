@@ -1,0 +1,90 @@
+// Every setting of the service, typed and read once from the environment.
+// Nothing else reads process.env, so what the service can be told is all here.
+import path from 'node:path';
+
+export type Role = 'all' | 'api' | 'worker';
+
+export interface Config {
+  readonly host: string;
+  readonly port: number;
+  readonly publicBaseUrl: string;
+  readonly role: Role;
+  readonly logLevel: string;
+  readonly dataDir: string;
+  /** postgres://... selects PostgreSQL; empty means the embedded SQLite file under dataDir. */
+  readonly databaseUrl: string | null;
+  /** PostgreSQL schema to use (tests give each run its own). */
+  readonly databaseSchema: string | null;
+  readonly sqliteFile: string;
+  /** Bearer token for /admin; generated into dataDir on first start when not given. */
+  readonly adminToken: string | null;
+  /** base64 of 32 bytes; encrypts HMAC and webhook secrets at rest. Generated into dataDir when not given. */
+  readonly secretKey: string | null;
+  readonly seedSandboxMerchant: boolean;
+  readonly bodyLimitBytes: number;
+  readonly signatureWindowSeconds: number;
+  readonly replayTtlSeconds: number;
+  readonly defaultRateLimitPerSecond: number;
+  /** How long a merchant/key lookup may be served from memory before it is re-read. */
+  readonly credentialCacheMs: number;
+  readonly shutdownGraceMs: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`config: ${name} must be an integer in [${min}, ${max}], got "${raw}"`);
+  }
+  return value;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+  throw new Error(`config: ${name} must be true or false, got "${raw}"`);
+}
+
+function role(raw: string | undefined): Role {
+  if (raw === undefined || raw === '') return 'all';
+  if (raw === 'all' || raw === 'api' || raw === 'worker') return raw;
+  throw new Error(`config: ROLE must be all, api or worker, got "${raw}"`);
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = int(env, 'PORT', 8080, 0, 65535);
+  const dataDir = path.resolve(env.DATA_DIR || './data');
+  const databaseUrl = env.DATABASE_URL || null;
+  if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new Error('config: DATABASE_URL must start with postgres:// (leave it empty for SQLite)');
+  }
+  const schema = env.DATABASE_SCHEMA || null;
+  if (schema !== null && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+    throw new Error('config: DATABASE_SCHEMA must be a lowercase identifier');
+  }
+  return {
+    host: env.HOST || '127.0.0.1',
+    port,
+    publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    role: role(env.ROLE),
+    logLevel: env.LOG_LEVEL || 'info',
+    dataDir,
+    databaseUrl,
+    databaseSchema: schema,
+    sqliteFile: path.join(dataDir, env.SQLITE_FILE || 'paygate.sqlite'),
+    adminToken: env.ADMIN_TOKEN || null,
+    secretKey: env.SECRET_KEY || null,
+    seedSandboxMerchant: bool(env, 'SEED_SANDBOX_MERCHANT', true),
+    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 1024 * 1024),
+    signatureWindowSeconds: int(env, 'SIGNATURE_WINDOW_SECONDS', 300, 1, 3600),
+    replayTtlSeconds: int(env, 'REPLAY_TTL_SECONDS', 600, 60, 86400),
+    defaultRateLimitPerSecond: int(env, 'RATE_LIMIT_PER_SECOND', 50, 1, 1_000_000),
+    credentialCacheMs: int(env, 'CREDENTIAL_CACHE_MS', 2000, 0, 60_000),
+    shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 120_000),
+  };
+}

@@ -1,0 +1,43 @@
+// EGP payout banks. No public CBE/ACH code table could be verified, so the codes are this service's
+// own 4-digit scheme: 10xx state-owned/specialised, 11xx private Egyptian, 12xx Arab and foreign
+// banks. Stable: a new bank takes the next free number in its block; codes are never renumbered.
+import type { BankEntry } from './types.js';
+
+export const EGP_BANKS: readonly BankEntry[] = [
+  { bankCode: '1207', bankName: 'Abu Dhabi Commercial Bank Egypt (ADCB)', kind: 'bank' },
+  { bankCode: '1206', bankName: 'Abu Dhabi Islamic Bank Egypt (ADIB)', kind: 'bank' },
+  { bankCode: '1004', bankName: 'Agricultural Bank of Egypt', kind: 'bank' },
+  { bankCode: '1212', bankName: 'Ahli United Bank Egypt', kind: 'bank' },
+  { bankCode: '1213', bankName: 'Al Ahli Bank of Kuwait Egypt (ABK)', kind: 'bank' },
+  { bankCode: '1110', bankName: 'Al Baraka Bank Egypt', kind: 'bank' },
+  { bankCode: '1106', bankName: 'Arab African International Bank (AAIB)', kind: 'bank' },
+  { bankCode: '1210', bankName: 'Arab Bank Egypt', kind: 'bank' },
+  { bankCode: '1215', bankName: 'Arab Banking Corporation Egypt (Bank ABC)', kind: 'bank' },
+  { bankCode: '1108', bankName: 'Arab International Bank', kind: 'bank' },
+  { bankCode: '1107', bankName: 'Arab Investment Bank (aiBANK)', kind: 'bank' },
+  { bankCode: '1211', bankName: 'Attijariwafa Bank Egypt', kind: 'bank' },
+  { bankCode: '1202', bankName: 'Bank of Alexandria (Alexbank)', kind: 'bank' },
+  { bankCode: '1003', bankName: 'Banque du Caire', kind: 'bank' },
+  { bankCode: '1002', bankName: 'Banque Misr', kind: 'bank' },
+  { bankCode: '1216', bankName: 'Citibank Egypt', kind: 'bank' },
+  { bankCode: '1101', bankName: 'Commercial International Bank (CIB)', kind: 'bank' },
+  { bankCode: '1204', bankName: 'Crédit Agricole Egypt', kind: 'bank' },
+  { bankCode: '1006', bankName: 'Egyptian Arab Land Bank (EALB)', kind: 'bank' },
+  { bankCode: '1104', bankName: 'Egyptian Gulf Bank (EG Bank)', kind: 'bank' },
+  { bankCode: '1205', bankName: 'Emirates NBD Egypt', kind: 'bank' },
+  { bankCode: '1007', bankName: 'Export Development Bank of Egypt (EBank)', kind: 'bank' },
+  { bankCode: '1103', bankName: 'Faisal Islamic Bank of Egypt', kind: 'bank' },
+  { bankCode: '1208', bankName: 'First Abu Dhabi Bank Misr (FABMisr)', kind: 'bank' },
+  { bankCode: '1010', bankName: 'Housing and Development Bank (HDB)', kind: 'bank' },
+  { bankCode: '1203', bankName: 'HSBC Bank Egypt', kind: 'bank' },
+  { bankCode: '1005', bankName: 'Industrial Development Bank (IDB)', kind: 'bank' },
+  { bankCode: '1209', bankName: 'Mashreq Bank Egypt', kind: 'bank' },
+  { bankCode: '1105', bankName: 'Misr Iran Development Bank (MIDBank)', kind: 'bank' },
+  { bankCode: '1009', bankName: 'Nasser Social Bank', kind: 'bank' },
+  { bankCode: '1001', bankName: 'National Bank of Egypt (NBE)', kind: 'bank' },
+  { bankCode: '1214', bankName: 'National Bank of Kuwait Egypt (NBK)', kind: 'bank' },
+  { bankCode: '1201', bankName: 'QNB Alahli', kind: 'bank' },
+  { bankCode: '1109', bankName: 'Société Arabe Internationale de Banque (SAIB)', kind: 'bank' },
+  { bankCode: '1102', bankName: 'Suez Canal Bank', kind: 'bank' },
+  { bankCode: '1008', bankName: 'The United Bank', kind: 'bank' },
+];

@@ -1,0 +1,58 @@
+// The one error type. Each reason carries its HTTP status, so domain code throws a reason and the
+// HTTP layer renders the contract's envelope without a mapping table of its own.
+export const REASON_STATUS = {
+  INVALID_JSON: 400,
+  VALIDATION_FAILED: 400,
+  UNSUPPORTED_CURRENCY: 400,
+  UNSUPPORTED_METHOD: 400,
+  INVALID_BANK_CODE: 400,
+  MISSING_CREDENTIALS: 401,
+  INVALID_TIMESTAMP: 401,
+  TIMESTAMP_OUT_OF_WINDOW: 401,
+  UNKNOWN_MERCHANT: 401,
+  INVALID_SIGNATURE: 401,
+  SIGNATURE_REUSED: 401,
+  UNAUTHORIZED: 401,
+  MERCHANT_DISABLED: 403,
+  METHOD_NOT_ENABLED: 403,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  DUPLICATE_MERCHANT_REF: 409,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  INSUFFICIENT_BALANCE: 422,
+  PAYMENT_NOT_REFUNDABLE: 422,
+  REFUND_WINDOW_EXPIRED: 422,
+  PAYMENT_NOT_SUCCESSFUL: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  UNAVAILABLE: 503,
+} as const;
+
+export type Reason = keyof typeof REASON_STATUS;
+
+export interface FieldProblem {
+  readonly field: string;
+  readonly problem: string;
+}
+
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly reason: Reason,
+    readonly detail: string,
+    readonly errors?: readonly FieldProblem[],
+    readonly headers?: Readonly<Record<string, string>>,
+  ) {
+    super(`${reason}: ${detail}`);
+    this.status = REASON_STATUS[reason];
+  }
+}
+
+export const validationError = (field: string, problem: string): AppError =>
+  new AppError('VALIDATION_FAILED', `${field} ${problem}.`, [{ field, problem }]);
+
+export const notFound = (what = 'record'): AppError =>
+  new AppError('NOT_FOUND', `No such ${what} for this merchant.`);

@@ -1,0 +1,307 @@
+// Merchants and their API keys: creation, key rotation (at most two active keys), webhook
+// settings, and the credential lookup the signature check uses on every request.
+import crypto from 'node:crypto';
+import type { Clock } from './clock.js';
+import { AppError } from './errors.js';
+import { newId } from './ids.js';
+import type { SecretBox } from './secrets.js';
+import type { Db, Executor } from '../store/schema.js';
+import type { MerchantsTable } from '../store/tables.js';
+
+export type KeyType = 'RSA-SHA512' | 'HMAC-SHA256';
+export const MAX_ACTIVE_KEYS = 2;
+const MIN_RSA_BITS = 2048;
+
+export interface Merchant {
+  readonly id: string;
+  readonly name: string;
+  readonly status: 'active' | 'disabled';
+  readonly mode: 'sandbox' | 'live';
+  readonly rateLimitPerSecond: number;
+  readonly paymentWebhookUrl: string | null;
+  readonly payoutWebhookUrl: string | null;
+  readonly createdAt: string;
+}
+
+export interface ApiKeyInfo {
+  readonly id: string;
+  readonly type: KeyType;
+  readonly label: string | null;
+  readonly status: 'active' | 'revoked';
+  readonly createdAt: string;
+  readonly publicKeyPem: string | null;
+}
+
+/** What a newly issued key gives its owner, shown once. */
+export interface IssuedKey {
+  readonly keyId: string;
+  readonly type: KeyType;
+  /** Generated RSA private key (sandbox convenience) when no public key was supplied. */
+  readonly privateKeyPem?: string;
+  readonly publicKeyPem?: string;
+  /** The HMAC secret for HMAC-SHA256 keys. */
+  readonly secret?: string;
+}
+
+export interface KeyRequest {
+  readonly type: KeyType;
+  /** Merchant-held RSA key: register only its public half. Omit to have one generated. */
+  readonly publicKeyPem?: string;
+  readonly label?: string;
+}
+
+/** A key ready for verification: parsed once, kept in memory for the cache's lifetime. */
+export type VerifierKey =
+  | { readonly id: string; readonly type: 'RSA-SHA512'; readonly publicKey: crypto.KeyObject }
+  | { readonly id: string; readonly type: 'HMAC-SHA256'; readonly secret: string };
+
+export interface MerchantCredentials {
+  readonly merchant: Merchant;
+  readonly keys: readonly VerifierKey[];
+}
+
+const iso = (ms: bigint): string => new Date(Number(ms)).toISOString();
+
+function toMerchant(row: MerchantsTable): Merchant {
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    mode: row.mode,
+    rateLimitPerSecond: Number(row.rate_limit_per_second),
+    paymentWebhookUrl: row.payment_webhook_url,
+    payoutWebhookUrl: row.payout_webhook_url,
+    createdAt: iso(row.created_at_ms),
+  };
+}
+
+function parsePublicKey(pem: string): crypto.KeyObject {
+  let key: crypto.KeyObject;
+  try {
+    key = crypto.createPublicKey(pem);
+  } catch {
+    throw new AppError('VALIDATION_FAILED', 'publicKeyPem is not a PEM public key.', [
+      { field: 'publicKeyPem', problem: 'must be a PEM-encoded RSA public key' },
+    ]);
+  }
+  const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
+  if (key.asymmetricKeyType !== 'rsa' || bits < MIN_RSA_BITS) {
+    throw new AppError('VALIDATION_FAILED', `publicKeyPem must be an RSA key of ${MIN_RSA_BITS} bits or more.`, [
+      { field: 'publicKeyPem', problem: `must be RSA with at least ${MIN_RSA_BITS} bits` },
+    ]);
+  }
+  return key;
+}
+
+export const newMerchantId = (): string => `mch_${crypto.randomBytes(9).toString('base64url').replace(/[-_]/g, 'x')}`;
+const newHmacSecret = (): string => `hsk_${crypto.randomBytes(32).toString('base64url')}`;
+export const newWebhookSecret = (): string => `whsec_${crypto.randomBytes(32).toString('base64')}`;
+
+export interface CreateMerchantInput {
+  readonly name: string;
+  readonly mode: 'sandbox' | 'live';
+  readonly key: KeyRequest;
+  readonly rateLimitPerSecond?: number;
+  readonly paymentWebhookUrl?: string | null;
+  readonly payoutWebhookUrl?: string | null;
+}
+
+export interface CreatedMerchant {
+  readonly merchant: Merchant;
+  readonly key: IssuedKey;
+  readonly webhookSecret: string;
+}
+
+export class MerchantService {
+  private readonly cache = new Map<string, { readonly atMs: number; readonly value: MerchantCredentials | null }>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly box: SecretBox,
+    private readonly clock: Clock,
+    private readonly defaults: { readonly rateLimitPerSecond: number; readonly credentialCacheMs: number },
+  ) {}
+
+  async create(input: CreateMerchantInput): Promise<CreatedMerchant> {
+    const id = newMerchantId();
+    const nowMs = BigInt(this.clock.nowMs());
+    const webhookSecret = newWebhookSecret();
+    const issued = await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('merchants')
+        .values({
+          id,
+          name: input.name,
+          status: 'active',
+          mode: input.mode,
+          rate_limit_per_second: BigInt(input.rateLimitPerSecond ?? this.defaults.rateLimitPerSecond),
+          payment_webhook_url: input.paymentWebhookUrl ?? null,
+          payout_webhook_url: input.payoutWebhookUrl ?? null,
+          webhook_secret_enc: this.box.seal(webhookSecret),
+          created_at_ms: nowMs,
+          updated_at_ms: nowMs,
+        })
+        .execute();
+      return this.insertKey(trx, id, input.key);
+    });
+    return { merchant: await this.get(id), key: issued, webhookSecret };
+  }
+
+  async get(id: string): Promise<Merchant> {
+    const row = await this.db.selectFrom('merchants').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw new AppError('NOT_FOUND', `No merchant ${id}.`);
+    return toMerchant(row);
+  }
+
+  async list(): Promise<Merchant[]> {
+    const rows = await this.db.selectFrom('merchants').selectAll().orderBy('created_at_ms').execute();
+    return rows.map(toMerchant);
+  }
+
+  async setStatus(id: string, status: 'active' | 'disabled'): Promise<Merchant> {
+    await this.update(id, { status });
+    return this.get(id);
+  }
+
+  async setWebhookUrls(id: string, urls: { payment?: string | null; payout?: string | null }): Promise<Merchant> {
+    const patch: Partial<MerchantsTable> = {};
+    if (urls.payment !== undefined) patch.payment_webhook_url = urls.payment;
+    if (urls.payout !== undefined) patch.payout_webhook_url = urls.payout;
+    await this.update(id, patch);
+    return this.get(id);
+  }
+
+  async setRateLimit(id: string, perSecond: number): Promise<Merchant> {
+    await this.update(id, { rate_limit_per_second: BigInt(perSecond) });
+    return this.get(id);
+  }
+
+  /** Replaces the webhook secret and returns the new one (shown once). */
+  async rotateWebhookSecret(id: string): Promise<string> {
+    const secret = newWebhookSecret();
+    await this.update(id, { webhook_secret_enc: this.box.seal(secret) });
+    return secret;
+  }
+
+  async webhookSecret(id: string): Promise<string> {
+    const row = await this.db.selectFrom('merchants').select('webhook_secret_enc').where('id', '=', id).executeTakeFirst();
+    if (!row) throw new AppError('NOT_FOUND', `No merchant ${id}.`);
+    return this.box.open(row.webhook_secret_enc);
+  }
+
+  async addKey(merchantId: string, request: KeyRequest): Promise<IssuedKey> {
+    await this.get(merchantId);
+    const issued = await this.db.transaction().execute((trx) => this.insertKey(trx, merchantId, request));
+    this.forget(merchantId);
+    return issued;
+  }
+
+  async revokeKey(merchantId: string, keyId: string): Promise<void> {
+    const result = await this.db
+      .updateTable('api_keys')
+      .set({ status: 'revoked', revoked_at_ms: BigInt(this.clock.nowMs()) })
+      .where('id', '=', keyId)
+      .where('merchant_id', '=', merchantId)
+      .where('status', '=', 'active')
+      .executeTakeFirst();
+    if (result.numUpdatedRows === 0n) throw new AppError('NOT_FOUND', `No active key ${keyId} for ${merchantId}.`);
+    this.forget(merchantId);
+  }
+
+  async listKeys(merchantId: string): Promise<ApiKeyInfo[]> {
+    const rows = await this.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('merchant_id', '=', merchantId)
+      .orderBy('created_at_ms')
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      type: r.type,
+      label: r.label,
+      status: r.status,
+      createdAt: iso(r.created_at_ms),
+      publicKeyPem: r.public_key_pem,
+    }));
+  }
+
+  /** The merchant and its active keys, from a short-lived cache (see docs/operations.md). */
+  async credentials(merchantId: string): Promise<MerchantCredentials | null> {
+    const nowMs = Date.now();
+    const hit = this.cache.get(merchantId);
+    if (hit && nowMs - hit.atMs < this.defaults.credentialCacheMs) return hit.value;
+    const value = await this.loadCredentials(merchantId);
+    if (this.cache.size > 10_000) this.cache.clear();
+    this.cache.set(merchantId, { atMs: nowMs, value });
+    return value;
+  }
+
+  /** Drops a merchant from this instance's cache after a change made here. */
+  forget(merchantId: string): void {
+    this.cache.delete(merchantId);
+  }
+
+  private async loadCredentials(merchantId: string): Promise<MerchantCredentials | null> {
+    const row = await this.db.selectFrom('merchants').selectAll().where('id', '=', merchantId).executeTakeFirst();
+    if (!row) return null;
+    const keyRows = await this.db
+      .selectFrom('api_keys')
+      .select(['id', 'type', 'public_key_pem', 'secret_enc'])
+      .where('merchant_id', '=', merchantId)
+      .where('status', '=', 'active')
+      .execute();
+    const keys = keyRows.map((k): VerifierKey =>
+      k.type === 'RSA-SHA512'
+        ? { id: k.id, type: 'RSA-SHA512', publicKey: crypto.createPublicKey(k.public_key_pem!) }
+        : { id: k.id, type: 'HMAC-SHA256', secret: this.box.open(k.secret_enc!) },
+    );
+    return { merchant: toMerchant(row), keys };
+  }
+
+  private async update(id: string, patch: Partial<MerchantsTable>): Promise<void> {
+    const result = await this.db
+      .updateTable('merchants')
+      .set({ ...patch, updated_at_ms: BigInt(this.clock.nowMs()) })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (result.numUpdatedRows === 0n) throw new AppError('NOT_FOUND', `No merchant ${id}.`);
+    this.forget(id);
+  }
+
+  private async insertKey(trx: Executor, merchantId: string, request: KeyRequest): Promise<IssuedKey> {
+    const active = await trx
+      .selectFrom('api_keys')
+      .select((eb) => eb.fn.countAll<bigint>().as('n'))
+      .where('merchant_id', '=', merchantId)
+      .where('status', '=', 'active')
+      .executeTakeFirstOrThrow();
+    if (BigInt(active.n) >= BigInt(MAX_ACTIVE_KEYS)) {
+      throw new AppError('CONFLICT', `A merchant may have at most ${MAX_ACTIVE_KEYS} active keys; revoke one first.`);
+    }
+    const keyId = `key_${newId().replace(/-/g, '')}`;
+    const base = { id: keyId, merchant_id: merchantId, label: request.label ?? null, status: 'active' as const };
+    const createdAt = { created_at_ms: BigInt(this.clock.nowMs()), revoked_at_ms: null };
+    if (request.type === 'HMAC-SHA256') {
+      const secret = newHmacSecret();
+      await trx
+        .insertInto('api_keys')
+        .values({ ...base, ...createdAt, type: request.type, public_key_pem: null, secret_enc: this.box.seal(secret) })
+        .execute();
+      return { keyId, type: request.type, secret };
+    }
+    let privateKeyPem: string | undefined;
+    let publicKeyPem = request.publicKeyPem;
+    if (publicKeyPem === undefined) {
+      const pair = crypto.generateKeyPairSync('rsa', { modulusLength: MIN_RSA_BITS });
+      privateKeyPem = pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+      publicKeyPem = pair.publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    } else {
+      publicKeyPem = parsePublicKey(publicKeyPem).export({ type: 'spki', format: 'pem' }).toString();
+    }
+    await trx
+      .insertInto('api_keys')
+      .values({ ...base, ...createdAt, type: request.type, public_key_pem: publicKeyPem, secret_enc: null })
+      .execute();
+    return privateKeyPem ? { keyId, type: request.type, privateKeyPem, publicKeyPem } : { keyId, type: request.type, publicKeyPem };
+  }
+}

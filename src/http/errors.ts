@@ -1,0 +1,63 @@
+// Turns anything thrown while handling a request into the contract's error envelope. Only AppError
+// and Fastify's own client errors become 4xx; everything else is a 500 whose detail reveals nothing.
+import type { FastifyError } from 'fastify';
+import { AppError, type FieldProblem } from '../domain/errors.js';
+
+interface AjvIssue {
+  readonly instancePath: string;
+  readonly keyword: string;
+  readonly message?: string;
+  readonly params: Record<string, unknown>;
+}
+
+const STORE_UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08001', '08006', 'SQLITE_BUSY']);
+
+function fieldOf(issue: AjvIssue): string {
+  const base = issue.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const child = issue.params.missingProperty ?? issue.params.additionalProperty;
+  if (typeof child === 'string') return base ? `${base}.${child}` : child;
+  return base || '(body)';
+}
+
+function problemOf(issue: AjvIssue): string {
+  if (issue.keyword === 'required') return 'is required';
+  if (issue.keyword === 'additionalProperties') return 'is not a known field';
+  return issue.message ?? 'is invalid';
+}
+
+export function validationProblems(issues: readonly AjvIssue[]): FieldProblem[] {
+  return issues.map((issue) => ({ field: fieldOf(issue), problem: problemOf(issue) }));
+}
+
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const fastifyError = error as Partial<FastifyError> & { validation?: AjvIssue[] };
+  if (Array.isArray(fastifyError.validation)) {
+    const errors = validationProblems(fastifyError.validation);
+    const first = errors[0];
+    const detail = first ? `${first.field} ${first.problem}.` : 'The request body is invalid.';
+    return new AppError('VALIDATION_FAILED', detail, errors);
+  }
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('PAYLOAD_TOO_LARGE', 'The request body is larger than 64 KiB.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_TYPE':
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('INVALID_JSON', 'The request body is not a JSON object.');
+    default:
+      break;
+  }
+  if (typeof fastifyError.code === 'string' && STORE_UNAVAILABLE_CODES.has(fastifyError.code)) {
+    return new AppError('UNAVAILABLE', 'The service is temporarily unavailable; retry shortly.');
+  }
+  const status = fastifyError.statusCode;
+  if (status === 404) return new AppError('NOT_FOUND', 'No such resource.');
+  if (status === 405) return new AppError('METHOD_NOT_ALLOWED', 'This method is not allowed here.');
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new AppError('VALIDATION_FAILED', 'The request is malformed.');
+  }
+  return new AppError('INTERNAL_ERROR', 'Something went wrong on our side; nothing was changed. Quote the Request-Id if you contact us.');
+}

@@ -1,0 +1,50 @@
+// First start of the embedded default: one sandbox merchant with a generated RSA key, reference
+// USDT rates, and a printed, working signed request so a developer can call the API at once.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Currency } from './domain/money.js';
+import { parseRateMicros } from './domain/rates.js';
+import type { Services } from './services.js';
+
+export interface SandboxCredentials {
+  readonly merchantId: string;
+  readonly privateKeyFile: string;
+  readonly webhookSecret: string;
+}
+
+const SEED_RATES: ReadonlyArray<readonly [Currency, string]> = [
+  ['INR', '88.50'],
+  ['EGP', '48.60'],
+  ['NGN', '1480.00'],
+  ['IDR', '16650.00'],
+];
+const SEED_SPREAD_BPS = 50;
+
+/** Creates the sandbox merchant once (when the store has no merchant) and returns its credentials. */
+export async function seedSandbox(services: Services): Promise<SandboxCredentials | null> {
+  const file = path.join(services.config.dataDir, 'sandbox-merchant.json');
+  const keyFile = path.join(services.config.dataDir, 'sandbox-merchant-key.pem');
+  if ((await services.merchants.list()).length > 0) {
+    return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as SandboxCredentials) : null;
+  }
+  const created = await services.merchants.create({ name: 'Sandbox Merchant', mode: 'sandbox', key: { type: 'RSA-SHA512' } });
+  for (const [currency, rate] of SEED_RATES) {
+    await services.rates.set(currency, parseRateMicros(rate)!, SEED_SPREAD_BPS, SEED_SPREAD_BPS, 'sandbox-seed');
+  }
+  fs.mkdirSync(services.config.dataDir, { recursive: true });
+  fs.writeFileSync(keyFile, created.key.privateKeyPem!, { mode: 0o600 });
+  const credentials: SandboxCredentials = { merchantId: created.merchant.id, privateKeyFile: keyFile, webhookSecret: created.webhookSecret };
+  fs.writeFileSync(file, JSON.stringify(credentials, null, 2), { mode: 0o600 });
+  return credentials;
+}
+
+/** A shell snippet that signs with openssl at run time, so it keeps working (one-time signatures). */
+export function exampleRequest(baseUrl: string, credentials: SandboxCredentials): string {
+  return [
+    `BODY='{"currency":"INR"}'; TS=$(date +%s)`,
+    `SIG=$(printf '%s%s' "$(printf '%s' "$BODY" | openssl dgst -sha512 -r | cut -d' ' -f1)" "$TS" \\`,
+    `  | openssl dgst -sha512 -sign ${credentials.privateKeyFile} | base64 -w0)`,
+    `curl -s -X POST ${baseUrl}/v1/api/account/balance -H 'Content-Type: application/json' \\`,
+    `  -H "MerchantID: ${credentials.merchantId}" -H "Timestamp: $TS" -H "Signature: $SIG" -d "$BODY"`,
+  ].join('\n');
+}

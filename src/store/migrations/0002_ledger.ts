@@ -1,0 +1,121 @@
+// The double-entry ledger (accounts with cached balances, journal entries, postings, payout
+// reservations, pending lots) and the per-merchant fee and limit overrides.
+import { sql, type Kysely } from 'kysely';
+
+/** Names of the merchant balances that may never be negative; the database enforces it too. */
+const NON_NEGATIVE_KINDS = sql.raw(`('available', 'pending', 'held', 'credit', 'security')`);
+
+async function createAccounts(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createTable('ledger_accounts')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('merchant_id', 'text', (c) => c.references('merchants.id'))
+    .addColumn('currency', 'text', (c) => c.notNull())
+    .addColumn('kind', 'text', (c) => c.notNull())
+    .addColumn('channel', 'text')
+    .addColumn('balance_minor', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addColumn('created_at_ms', 'bigint', (c) => c.notNull())
+    // The last line of defence: the service checks before it writes, the database refuses anyway.
+    .addCheckConstraint('ledger_accounts_non_negative', sql`kind NOT IN ${NON_NEGATIVE_KINDS} OR balance_minor >= 0`)
+    .addCheckConstraint('ledger_accounts_credit_line', sql`kind <> 'credit_line' OR balance_minor <= 0`)
+    .execute();
+  await db.schema.createIndex('ledger_accounts_merchant').on('ledger_accounts').columns(['merchant_id', 'currency']).execute();
+}
+
+async function createJournal(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createTable('ledger_entries')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('kind', 'text', (c) => c.notNull())
+    .addColumn('ref', 'text', (c) => c.notNull())
+    .addColumn('merchant_id', 'text')
+    .addColumn('currency', 'text', (c) => c.notNull())
+    .addColumn('posting_count', 'bigint', (c) => c.notNull())
+    .addColumn('reason', 'text')
+    .addColumn('actor', 'text')
+    .addColumn('created_at_ms', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('ledger_entries_kind_ref').unique().on('ledger_entries').columns(['kind', 'ref']).execute();
+  await db.schema.createIndex('ledger_entries_merchant').on('ledger_entries').columns(['merchant_id', 'id']).execute();
+
+  await db.schema
+    .createTable('ledger_postings')
+    .addColumn('entry_id', 'text', (c) => c.notNull().references('ledger_entries.id'))
+    .addColumn('account_id', 'text', (c) => c.notNull().references('ledger_accounts.id'))
+    .addColumn('amount_minor', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('ledger_postings_pk', ['entry_id', 'account_id'])
+    .addCheckConstraint('ledger_postings_non_zero', sql`amount_minor <> 0`)
+    .execute();
+}
+
+async function createReservationsAndLots(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createTable('ledger_reservations')
+    .addColumn('ref', 'text', (c) => c.primaryKey())
+    .addColumn('merchant_id', 'text', (c) => c.notNull())
+    .addColumn('currency', 'text', (c) => c.notNull())
+    .addColumn('amount_minor', 'bigint', (c) => c.notNull())
+    .addColumn('fee_minor', 'bigint', (c) => c.notNull())
+    .addColumn('from_available_minor', 'bigint', (c) => c.notNull())
+    .addColumn('from_credit_minor', 'bigint', (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('created_at_ms', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at_ms', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('ledger_reservations_open')
+    .on('ledger_reservations')
+    .columns(['merchant_id', 'currency', 'status'])
+    .execute();
+
+  await db.schema
+    .createTable('ledger_pending_lots')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('merchant_id', 'text', (c) => c.notNull())
+    .addColumn('currency', 'text', (c) => c.notNull())
+    .addColumn('ref', 'text', (c) => c.notNull())
+    .addColumn('remaining_minor', 'bigint', (c) => c.notNull())
+    .addColumn('due_at_ms', 'bigint', (c) => c.notNull())
+    .addColumn('created_at_ms', 'bigint', (c) => c.notNull())
+    .addCheckConstraint('ledger_pending_lots_positive', sql`remaining_minor > 0`)
+    .execute();
+  await db.schema.createIndex('ledger_pending_lots_due').on('ledger_pending_lots').column('due_at_ms').execute();
+  await db.schema
+    .createIndex('ledger_pending_lots_merchant')
+    .on('ledger_pending_lots')
+    .columns(['merchant_id', 'currency', 'ref'])
+    .execute();
+}
+
+async function createOverrides(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createTable('merchant_fees')
+    .addColumn('merchant_id', 'text', (c) => c.notNull().references('merchants.id'))
+    .addColumn('currency', 'text', (c) => c.notNull())
+    .addColumn('method', 'text', (c) => c.notNull())
+    .addColumn('direction', 'text', (c) => c.notNull())
+    .addColumn('bps', 'bigint', (c) => c.notNull())
+    .addColumn('fixed_minor', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at_ms', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('merchant_fees_pk', ['merchant_id', 'currency', 'method', 'direction'])
+    .execute();
+
+  await db.schema
+    .createTable('merchant_limits')
+    .addColumn('merchant_id', 'text', (c) => c.notNull().references('merchants.id'))
+    .addColumn('currency', 'text', (c) => c.notNull())
+    .addColumn('method', 'text', (c) => c.notNull())
+    .addColumn('direction', 'text', (c) => c.notNull())
+    .addColumn('min_minor', 'bigint', (c) => c.notNull())
+    .addColumn('max_minor', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at_ms', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('merchant_limits_pk', ['merchant_id', 'currency', 'method', 'direction'])
+    .execute();
+}
+
+export async function up(db: Kysely<any>): Promise<void> {
+  await createAccounts(db);
+  await createJournal(db);
+  await createReservationsAndLots(db);
+  await createOverrides(db);
+}

@@ -1,0 +1,14 @@
+// Versioned migrations, applied in name order on start-up for SQLite and PostgreSQL alike.
+// Append new ones; never edit one that has shipped.
+import type { Migration, MigrationProvider } from 'kysely';
+import * as m0001 from './0001_foundation.js';
+import * as m0002 from './0002_ledger.js';
+
+const MIGRATIONS: Record<string, Migration> = {
+  '0001_foundation': m0001,
+  '0002_ledger': m0002,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => MIGRATIONS,
+};

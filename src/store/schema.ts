@@ -1,0 +1,10 @@
+// The whole database as Kysely sees it: each module contributes its tables.
+import type { Kysely, Transaction } from 'kysely';
+import type { FoundationTables } from './tables.js';
+import type { LedgerTables } from '../ledger/tables.js';
+
+export interface Database extends FoundationTables, LedgerTables {}
+
+export type Db = Kysely<Database>;
+/** A handle usable inside or outside a transaction. */
+export type Executor = Kysely<Database> | Transaction<Database>;

@@ -1,0 +1,66 @@
+// Row types of the foundation's tables. Every integer column is read as bigint on both stores
+// (SQLite with safe integers, PostgreSQL int8 parsed to BigInt), so money never passes a float.
+import type { Generated } from 'kysely';
+
+export interface MerchantsTable {
+  id: string;
+  name: string;
+  status: 'active' | 'disabled';
+  mode: 'sandbox' | 'live';
+  rate_limit_per_second: bigint;
+  payment_webhook_url: string | null;
+  payout_webhook_url: string | null;
+  /** whsec_ secret for Standard Webhooks signatures, encrypted with the service's secret key. */
+  webhook_secret_enc: string;
+  created_at_ms: bigint;
+  updated_at_ms: bigint;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  merchant_id: string;
+  type: 'RSA-SHA512' | 'HMAC-SHA256';
+  public_key_pem: string | null;
+  /** HMAC secret encrypted at rest (AES-256-GCM); null for RSA keys. */
+  secret_enc: string | null;
+  label: string | null;
+  status: 'active' | 'revoked';
+  created_at_ms: bigint;
+  revoked_at_ms: bigint | null;
+}
+
+export interface UsedSignaturesTable {
+  /** sha256 hex of the Signature header value: one row per accepted signature. */
+  signature_hash: string;
+  merchant_id: string;
+  expires_at_ms: bigint;
+}
+
+export interface UsdtRatesTable {
+  currency: string;
+  /** Reference rate in millionths of the local currency per USDT (83.25 INR -> 83250000). */
+  reference_rate_micros: bigint;
+  deposit_spread_bps: bigint;
+  withdraw_spread_bps: bigint;
+  set_at_ms: bigint;
+  set_by: string;
+}
+
+export interface AuditLogTable {
+  id: string;
+  actor: string;
+  action: string;
+  subject: string;
+  detail_json: string;
+  created_at_ms: bigint;
+}
+
+export interface FoundationTables {
+  merchants: MerchantsTable;
+  api_keys: ApiKeysTable;
+  used_signatures: UsedSignaturesTable;
+  usdt_rates: UsdtRatesTable;
+  audit_log: AuditLogTable;
+}
+
+export type { Generated };

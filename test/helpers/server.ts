@@ -1,0 +1,105 @@
+// Starts the real service on a random port over a fresh database, and makes merchants whose SDK
+// clients sign every request. Tests talk to it over HTTP like a merchant would.
+import { loadConfig, type Config } from '../../src/config.js';
+import { buildServices } from '../../src/bootstrap.js';
+import { OffsetClock } from '../../src/domain/clock.js';
+import { buildApp, type AppHandle } from '../../src/http/app.js';
+import type { Services } from '../../src/services.js';
+import type { KeyType } from '../../src/domain/merchants.js';
+import { PaymentClient } from '../../sdk/src/index.js';
+import { allocateTestDatabase, type TestDatabase } from './store.js';
+
+export interface TestMerchant {
+  readonly id: string;
+  readonly client: PaymentClient;
+  readonly keyId: string;
+  readonly privateKeyPem?: string;
+  readonly secret?: string;
+  readonly webhookSecret: string;
+}
+
+export interface TestServer {
+  readonly baseUrl: string;
+  readonly services: Services;
+  readonly handle: AppHandle;
+  readonly clock: OffsetClock;
+  readonly adminToken: string;
+  readonly database: TestDatabase;
+  createMerchant(options?: { keyType?: KeyType; rateLimitPerSecond?: number; mode?: 'sandbox' | 'live' }): Promise<TestMerchant>;
+  /** Calls the operator API with the bearer token. */
+  admin(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
+  close(): Promise<void>;
+}
+
+export const TEST_ADMIN_TOKEN = 'adm_test_token_0123456789';
+export const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
+
+/** Configuration for a test server on `database`; `env` overrides any setting. */
+export function testConfig(database: TestDatabase, env: Record<string, string> = {}): Config {
+  return loadConfig({
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: database.dataDir,
+    SQLITE_FILE: 'test.sqlite',
+    DATABASE_URL: database.databaseUrl ?? '',
+    DATABASE_SCHEMA: database.databaseSchema ?? '',
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    SECRET_KEY: TEST_SECRET_KEY,
+    RATE_LIMIT_PER_SECOND: '100000',
+    CREDENTIAL_CACHE_MS: '0',
+    ...env,
+  });
+}
+
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const database = allocateTestDatabase();
+  const clock = new OffsetClock();
+  const services = await buildServices(testConfig(database, env), clock);
+  const handle = await buildApp(services);
+  await handle.app.listen({ host: '127.0.0.1', port: 0 });
+  const address = handle.app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const baseUrl = `http://127.0.0.1:${port}`;
+
+  return {
+    baseUrl,
+    services,
+    handle,
+    clock,
+    adminToken: TEST_ADMIN_TOKEN,
+    database,
+    async createMerchant(options = {}) {
+      const created = await services.merchants.create({
+        name: 'Test Merchant',
+        mode: options.mode ?? 'sandbox',
+        key: { type: options.keyType ?? 'HMAC-SHA256' },
+        rateLimitPerSecond: options.rateLimitPerSecond,
+      });
+      const key =
+        created.key.type === 'RSA-SHA512'
+          ? { type: 'RSA-SHA512' as const, privateKeyPem: created.key.privateKeyPem! }
+          : { type: 'HMAC-SHA256' as const, secret: created.key.secret! };
+      return {
+        id: created.merchant.id,
+        client: new PaymentClient({ baseUrl, merchantId: created.merchant.id, key, clock: () => clock.nowMs() / 1000 }),
+        keyId: created.key.keyId,
+        privateKeyPem: created.key.privateKeyPem,
+        secret: created.key.secret,
+        webhookSecret: created.webhookSecret,
+      };
+    },
+    async admin(method, path, body) {
+      const response = await fetch(`${baseUrl}/admin${path}`, {
+        method,
+        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, body: await response.json() };
+    },
+    async close() {
+      await handle.close();
+      await services.store.close();
+      await database.drop();
+    },
+  };
+}
