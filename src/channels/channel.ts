@@ -1,0 +1,99 @@
+// The one interface every upstream (bank, wallet, aggregator) implements. The core never knows
+// which upstream it talks to; a channel translates our requests to its API and its answers and
+// callbacks back to these types. The simulator (channels/simulator/) is just another channel.
+import type { Currency, Minor } from '../domain/money.js';
+
+/** What the payer needs to pay, shown on the checkout page. Only the fields of its kind are set. */
+export interface CollectionInstructions {
+  readonly kind: 'UPI' | 'VIRTUAL_ACCOUNT' | 'QRIS' | 'EWALLET' | 'FAWRY' | 'MOBILE_WALLET';
+  /** UPI: the upi://pay?... intent (also rendered as a QR). QRIS: the EMV QR payload. */
+  readonly qrPayload?: string;
+  readonly intentUrl?: string;
+  /** Virtual account (NGN TRANSFER, IDR VA methods). */
+  readonly accountNumber?: string;
+  readonly bankName?: string;
+  readonly accountName?: string;
+  /** FAWRY reference code paid at a kiosk or in the app. */
+  readonly referenceCode?: string;
+  /** E-wallet / mobile wallet: the phone the prompt was sent to. */
+  readonly walletPhone?: string;
+}
+
+export interface CreateCollectionRequest {
+  readonly transactionRef: string;
+  readonly merchantId: string;
+  readonly currency: Currency;
+  readonly method: string;
+  readonly amountMinor: Minor;
+  readonly payerName: string;
+  readonly payerEmail: string;
+  readonly payerPhone: string;
+  readonly expiresAtMs: number;
+}
+
+export interface Collection {
+  readonly upstreamRef: string;
+  readonly instructions: CollectionInstructions;
+}
+
+export type UpstreamCollectionStatus = 'PENDING' | 'PAID' | 'FAILED' | 'EXPIRED';
+
+export interface CollectionState {
+  readonly upstreamRef: string;
+  readonly status: UpstreamCollectionStatus;
+  readonly paidAmountMinor?: Minor;
+  readonly failureReason?: string;
+}
+
+export interface RefundRequest {
+  readonly transactionRef: string;
+  readonly upstreamRef: string;
+  readonly amountMinor: Minor;
+}
+
+export interface PayoutSubmission {
+  /** Our transactionRef: the upstream's idempotency key, so a resubmission can never pay twice. */
+  readonly transactionRef: string;
+  readonly currency: Currency;
+  readonly method: string;
+  readonly amountMinor: Minor;
+  readonly bankCode: string | null;
+  readonly account: string;
+  readonly name: string;
+  readonly phone: string;
+  readonly email: string;
+}
+
+export type UpstreamPayoutStatus = 'PROCESSING' | 'SUCCESS' | 'FAILED' | 'UNKNOWN';
+
+export interface PayoutState {
+  readonly status: UpstreamPayoutStatus;
+  readonly upstreamRef?: string;
+  readonly failureReason?: string;
+}
+
+/** A verified notification from the upstream. */
+export type ChannelCallback =
+  | { readonly kind: 'collection'; readonly transactionRef: string; readonly state: CollectionState }
+  | { readonly kind: 'payout'; readonly transactionRef: string; readonly state: PayoutState };
+
+/** Thrown when the upstream did not answer in time or answered 5xx: the outcome is unknown. */
+export class UpstreamUnavailableError extends Error {}
+
+export interface Channel {
+  readonly name: string;
+  createCollection(request: CreateCollectionRequest): Promise<Collection>;
+  queryCollection(transactionRef: string): Promise<CollectionState>;
+  refund(request: RefundRequest): Promise<{ readonly refundRef: string }>;
+  submitPayout(submission: PayoutSubmission): Promise<PayoutState>;
+  /** Looks a payout up by our transactionRef; status UNKNOWN when the upstream never received it. */
+  queryPayout(transactionRef: string): Promise<PayoutState>;
+  /** Verifies and parses a callback; throws AppError INVALID_SIGNATURE when it is not authentic. */
+  parseCallback(headers: Readonly<Record<string, string | string[] | undefined>>, rawBody: Buffer): ChannelCallback;
+}
+
+/** Only the simulator has it: lets sandbox flows act as the payer at the "bank". */
+export interface SandboxPayer {
+  /** The payer pays (or the bank declines) the collection; the simulator then calls back. */
+  completeCollection(transactionRef: string, outcome: 'Success' | 'Failed'): Promise<void>;
+}
