@@ -86,10 +86,11 @@ export async function buildApp(services: Services): Promise<AppHandle> {
   const metrics = createMetrics();
   app.addHook('onRequest', async (request, reply) => {
     reply.header('request-id', request.id);
-    if (closing) {
-      reply.header('connection', 'close');
-      throw new AppError('UNAVAILABLE', 'The service is shutting down; retry shortly.');
-    }
+    if (closing) throw new AppError('UNAVAILABLE', 'The service is shutting down; retry shortly.');
+  });
+  // While closing, every answer ends its connection: a kept-alive socket would hold shutdown open.
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
   });
   app.addHook('onResponse', async (request, reply) => metrics.observe(request, reply));
 

@@ -80,8 +80,12 @@ async function openPostgres(url: string, schema: string | null): Promise<Store> 
   };
 }
 
-export async function migrate(db: Db): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider });
+/**
+ * On PostgreSQL the migrator is told its schema: without it, it finds the bookkeeping tables of any
+ * other schema in the database and wrongly assumes they are its own.
+ */
+export async function migrate(db: Db, schema: string | null = null): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationProvider, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
@@ -93,6 +97,6 @@ export async function openStore(config: Pick<Config, 'databaseUrl' | 'databaseSc
   const store = config.databaseUrl
     ? await openPostgres(config.databaseUrl, config.databaseSchema)
     : openSqlite(config.sqliteFile);
-  await migrate(store.db);
+  await migrate(store.db, config.databaseUrl ? config.databaseSchema : null);
   return store;
 }
