@@ -1,14 +1,33 @@
-// Builds the service container from configuration: secrets, store (migrated), domain services.
-// Shared by the server (main.ts) and the operator CLI so both see the same wiring.
+// Builds the service container from configuration: secrets, store (migrated), domain services,
+// channels (the in-process simulator unless SIMULATOR_URL is set) and the background jobs.
+// Shared by the server (main.ts), the operator CLI and the tests, so all see the same wiring.
 import type { Config } from './config.js';
+import { ChannelRegistry } from './channels/registry.js';
 import { systemClock, type Clock } from './domain/clock.js';
+import { FeeService } from './domain/fees.js';
 import { MerchantService } from './domain/merchants.js';
+import { allPaymentJobs } from './domain/payments/jobs.js';
+import { PaymentService } from './domain/payments/service.js';
 import { RateService } from './domain/rates.js';
 import { loadOrCreateLocalSecrets, SecretBox } from './domain/secrets.js';
+import { LedgerService } from './ledger/service.js';
 import type { Services } from './services.js';
 import { openStore } from './store/db.js';
+import { WebhookDispatcher } from './webhooks/dispatcher.js';
+import { WebhookService } from './webhooks/service.js';
+import { loadOrCreateServiceKey } from './webhooks/signer.js';
+import { checkWebhookUrlSyntax } from './webhooks/ssrf.js';
+import type { Job } from './worker.js';
 
-export async function buildServices(config: Config, clock: Clock = systemClock): Promise<Services> {
+export interface Runtime {
+  readonly services: Services;
+  /** Every background job of this process's role. */
+  readonly jobs: readonly Job[];
+  /** Closes channels and the store, after the HTTP server and the worker have stopped. */
+  close(): Promise<void>;
+}
+
+export async function buildRuntime(config: Config, clock: Clock = systemClock): Promise<Runtime> {
   const local = config.adminToken && config.secretKey ? null : loadOrCreateLocalSecrets(config.dataDir);
   const adminToken = config.adminToken ?? local!.adminToken;
   const box = new SecretBox(config.secretKey ?? local!.secretKey);
@@ -17,7 +36,29 @@ export async function buildServices(config: Config, clock: Clock = systemClock):
     rateLimitPerSecond: config.defaultRateLimitPerSecond,
     credentialCacheMs: config.credentialCacheMs,
   });
-  return {
+  const ledger = new LedgerService(store, clock);
+  const fees = new FeeService(store.db, clock, { cacheMs: config.credentialCacheMs });
+  const serviceKey = await loadOrCreateServiceKey(store.db, box, clock);
+  const webhooks = new WebhookService(store.db, serviceKey, clock);
+  const channels = await ChannelRegistry.start(config.simulator, clock, `http://127.0.0.1:${config.port}`);
+  const payments = new PaymentService({
+    db: store.db,
+    clock,
+    box,
+    merchants,
+    fees,
+    ledger,
+    channels,
+    publicBaseUrl: config.publicBaseUrl,
+    webhookUrlCheck: (raw) => checkWebhookUrlSyntax(raw, config.webhooks),
+  });
+  const dispatcher = new WebhookDispatcher({ store, box, serviceKey, clock, config: config.webhooks, idleIntervalMs: config.workerIdleMs });
+  const settlement: Job = {
+    name: 'ledger-settlement',
+    idleIntervalMs: Math.max(config.workerIdleMs, 1000),
+    runOnce: async () => (await ledger.settlePending()).groups.length,
+  };
+  const services: Services = {
     config,
     store,
     clock,
@@ -25,5 +66,26 @@ export async function buildServices(config: Config, clock: Clock = systemClock):
     adminToken,
     merchants,
     rates: new RateService(store.db, clock),
+    ledger,
+    fees,
+    webhooks,
+    channels,
+    payments,
   };
+  return {
+    services,
+    jobs: [...allPaymentJobs(payments), dispatcher.job, settlement],
+    close: async () => {
+      // Records deliveries in flight, so they are not sent again after their lease.
+      await dispatcher.close();
+      await channels.close();
+      await store.close();
+    },
+  };
+}
+
+/** The services alone, for the CLI: no HTTP server, no background jobs. */
+export async function buildServices(config: Config, clock: Clock = systemClock): Promise<Services & { close(): Promise<void> }> {
+  const runtime = await buildRuntime(config, clock);
+  return { ...runtime.services, close: runtime.close };
 }

@@ -1,6 +1,8 @@
 // Every setting of the service, typed and read once from the environment.
 // Nothing else reads process.env, so what the service can be told is all here.
 import path from 'node:path';
+import { simulatorConfigFromEnv, type SimulatorConfig } from './channels/simulator/config.js';
+import { webhookConfigFromEnv, type WebhookConfig } from './webhooks/ssrf.js';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -28,6 +30,12 @@ export interface Config {
   /** How long a merchant/key lookup may be served from memory before it is re-read. */
   readonly credentialCacheMs: number;
   readonly shutdownGraceMs: number;
+  /** How often each background job looks for work when it last found none. */
+  readonly workerIdleMs: number;
+  /** The upstream simulator: in-process on a random port unless SIMULATOR_URL is set. */
+  readonly simulator: SimulatorConfig;
+  /** Webhook delivery: SSRF allow-list and whether plain http is allowed. */
+  readonly webhooks: WebhookConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -86,5 +94,8 @@ export function loadConfig(env: Env = process.env): Config {
     defaultRateLimitPerSecond: int(env, 'RATE_LIMIT_PER_SECOND', 50, 1, 1_000_000),
     credentialCacheMs: int(env, 'CREDENTIAL_CACHE_MS', 2000, 0, 60_000),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 120_000),
+    workerIdleMs: int(env, 'WORKER_IDLE_MS', 500, 10, 60_000),
+    simulator: simulatorConfigFromEnv(env),
+    webhooks: webhookConfigFromEnv(env),
   };
 }

@@ -1,11 +1,16 @@
 // The service container: everything main.ts builds once and hands to the HTTP app, the workers
 // and the CLI. Modules receive what they need from here instead of constructing their own.
+import type { ChannelRegistry } from './channels/registry.js';
 import type { Config } from './config.js';
 import type { Clock } from './domain/clock.js';
+import type { FeeService } from './domain/fees.js';
 import type { MerchantService } from './domain/merchants.js';
+import type { PaymentService } from './domain/payments/service.js';
 import type { RateService } from './domain/rates.js';
 import type { SecretBox } from './domain/secrets.js';
+import type { LedgerService } from './ledger/service.js';
 import type { Store } from './store/db.js';
+import type { WebhookService } from './webhooks/service.js';
 
 export interface Services {
   readonly config: Config;
@@ -16,4 +21,10 @@ export interface Services {
   readonly adminToken: string;
   readonly merchants: MerchantService;
   readonly rates: RateService;
+  readonly ledger: LedgerService;
+  readonly fees: FeeService;
+  readonly webhooks: WebhookService;
+  /** The upstream channels: the bank simulator for sandbox merchants (see docs/simulator.md). */
+  readonly channels: ChannelRegistry;
+  readonly payments: PaymentService;
 }

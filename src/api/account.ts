@@ -38,9 +38,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
     },
     async (request) => {
       const currency = supportedCurrency(request.body.currency);
-      merchantOf(request);
-      // Zero until the ledger (issue 3) posts money; it replaces this with the merchant's balances.
-      const b = { available: 0n, pending: 0n, held: 0n, credit: 0n, security: 0n };
+      const b = await services.ledger.balances(merchantOf(request).id, currency);
       return ok({
         currency,
         available: toMajor(b.available),

@@ -1,13 +1,14 @@
 // The operator command line: `npm run cli -- <command> [--flags]`. It opens the same store the
 // service uses (same environment) and runs one command.
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { buildServices } from '../bootstrap.js';
 import { AppError } from '../domain/errors.js';
 import { merchantCommands } from './merchant-commands.js';
+import { ledgerCommands } from './ledger-commands.js';
+import { webhookCommands } from './webhook-commands.js';
 import type { CliCommand, CliOutput, ParsedArgs } from './types.js';
 
-const COMMANDS: readonly CliCommand[] = [...merchantCommands];
+const COMMANDS: readonly CliCommand[] = [...merchantCommands, ...ledgerCommands, ...webhookCommands];
 
 const io: CliOutput = {
   out: (line) => process.stdout.write(`${line}\n`),
@@ -18,11 +19,33 @@ function usage(): string {
   return ['Usage: npm run cli -- <command> [options]', '', ...COMMANDS.map((c) => `  ${c.usage}\n      ${c.summary}`)].join('\n');
 }
 
-function parse(argv: string[]): ParsedArgs {
-  const { positionals, values } = parseArgs({ args: argv, strict: false, allowPositionals: true });
+/**
+ * `--name value`, `--name=value` and bare `--flag` (true). A value may start with a single dash, so
+ * `--amount -12.34` works; only a following `--word` makes the flag boolean.
+ */
+function parse(argv: readonly string[]): ParsedArgs {
+  const positional: string[] = [];
   const flags: Record<string, string | boolean> = {};
-  for (const [name, value] of Object.entries(values)) if (typeof value === 'string' || typeof value === 'boolean') flags[name] = value;
-  return { positional: positionals, flags };
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (!word.startsWith('--')) {
+      positional.push(word);
+      continue;
+    }
+    const eq = word.indexOf('=');
+    if (eq > 0) {
+      flags[word.slice(2, eq)] = word.slice(eq + 1);
+      continue;
+    }
+    const next = argv[i + 1];
+    if (next !== undefined && !next.startsWith('--')) {
+      flags[word.slice(2)] = next;
+      i++;
+    } else {
+      flags[word.slice(2)] = true;
+    }
+  }
+  return { positional, flags };
 }
 
 function findCommand(words: readonly string[]): CliCommand | undefined {
@@ -40,7 +63,7 @@ async function main(): Promise<number> {
   try {
     return await command.run(args, services, io);
   } finally {
-    await services.store.close();
+    await services.close();
   }
 }
 

@@ -96,8 +96,8 @@ export const merchantCommands: CliCommand[] = [
       };
       const payment = read('payment');
       const payout = read('payout');
-      checkWebhookUrl('payment', payment);
-      checkWebhookUrl('payout', payout);
+      checkWebhookUrl('payment', payment, services.config.webhooks);
+      checkWebhookUrl('payout', payout, services.config.webhooks);
       io.out(json(await services.merchants.setWebhookUrls(requireFlag(args, 'merchant'), { payment, payout })));
       return 0;
     },

@@ -10,6 +10,15 @@ import type { MerchantsTable } from '../store/tables.js';
 
 export type KeyType = 'RSA-SHA512' | 'HMAC-SHA256';
 export const MAX_ACTIVE_KEYS = 2;
+export const MAX_RATE_LIMIT_PER_SECOND = 1_000_000;
+
+function checkRateLimit(perSecond: number): void {
+  if (!Number.isInteger(perSecond) || perSecond < 1 || perSecond > MAX_RATE_LIMIT_PER_SECOND) {
+    throw new AppError('VALIDATION_FAILED', `The rate limit must be a whole number of requests per second from 1 to ${MAX_RATE_LIMIT_PER_SECOND}.`, [
+      { field: 'rateLimitPerSecond', problem: `must be an integer from 1 to ${MAX_RATE_LIMIT_PER_SECOND}` },
+    ]);
+  }
+}
 const MIN_RSA_BITS = 2048;
 
 export interface Merchant {
@@ -123,6 +132,7 @@ export class MerchantService {
   ) {}
 
   async create(input: CreateMerchantInput): Promise<CreatedMerchant> {
+    if (input.rateLimitPerSecond !== undefined) checkRateLimit(input.rateLimitPerSecond);
     const id = newMerchantId();
     const nowMs = BigInt(this.clock.nowMs());
     const webhookSecret = newWebhookSecret();
@@ -172,6 +182,7 @@ export class MerchantService {
   }
 
   async setRateLimit(id: string, perSecond: number): Promise<Merchant> {
+    checkRateLimit(perSecond);
     await this.update(id, { rate_limit_per_second: BigInt(perSecond) });
     return this.get(id);
   }
@@ -269,6 +280,9 @@ export class MerchantService {
   }
 
   private async insertKey(trx: Executor, merchantId: string, request: KeyRequest): Promise<IssuedKey> {
+    // Touching the merchant row first serializes concurrent key additions for one merchant (a row
+    // lock on PostgreSQL, the write lock on SQLite), so the count below cannot be raced past the limit.
+    await trx.updateTable('merchants').set({ updated_at_ms: BigInt(this.clock.nowMs()) }).where('id', '=', merchantId).execute();
     const active = await trx
       .selectFrom('api_keys')
       .select((eb) => eb.fn.countAll<bigint>().as('n'))

@@ -12,13 +12,14 @@ export const isCurrency = (value: unknown): value is Currency =>
 /** Every currency is carried with two decimals (the contract allows at most two for all four). */
 export const MINOR_PER_MAJOR = 100n;
 
-const MAJOR_PATTERN = /^(0|[1-9]\d{0,14})(?:\.(\d{1,2}))?$/;
+const MAJOR_PATTERN = /^(0|[1-9]\d{0,11})(?:\.(\d{1,2}))?$/;
 
 /**
  * Converts a JSON number in major units to minor units, or returns null when the number has more
  * than two decimals, is negative, not finite, or too large to be an amount. JavaScript prints a
  * number with the shortest digits that read back to it, so `100.5` is "100.5" and `0.1 + 0.2`
- * (which no JSON text produces as an amount) would be refused for its 17 decimals.
+ * (which no JSON text produces as an amount) would be refused for its 17 decimals. The whole part
+ * is capped at 12 digits, where a double still carries every cent exactly.
  */
 export function toMinor(amount: number): Minor | null {
   if (!Number.isFinite(amount) || amount < 0) return null;

@@ -2,7 +2,7 @@
 // every answer, request ids, metrics, OpenAPI, and the three route families (merchant API under
 // /v1/api with signature auth, operator API under /admin with a bearer token, operations).
 import type { IncomingMessage } from 'node:http';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -19,6 +19,9 @@ import { registerOpenApi } from './openapi.js';
 import { merchantRoutes } from '../api/index.js';
 import { adminRoutes } from '../api/admin/index.js';
 import { opsRoutes } from '../api/ops.js';
+import { callbackRoutes } from '../api/callbacks.js';
+import { publicKeyRoutes } from '../api/public-key.js';
+import { checkoutRoutes } from '../checkout/routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -76,6 +79,12 @@ export async function buildApp(services: Services): Promise<AppHandle> {
     requestIdHeader: false,
     return503OnClosing: false,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: false } },
+    // Errors the router raises before any hook runs (a malformed URL) still get the envelope.
+    frameworkErrors: (error, request, reply: FastifyReply) => {
+      const appError = new AppError('NOT_FOUND', 'The URL is malformed.');
+      request.log.info({ err: error }, 'request refused');
+      void reply.code(appError.status).header('request-id', request.id).send(errorBody(appError));
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorateRequest('rawBody', null);
@@ -106,7 +115,7 @@ export async function buildApp(services: Services): Promise<AppHandle> {
   await registerOpenApi(app, config.publicBaseUrl);
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
-  const replay = new ReplayGuard(services.store.db, services.clock, config.replayTtlSeconds * 1000);
+  const replay = new ReplayGuard(services.store.db, services.clock, config.replayTtlSeconds * 1000, config.signatureWindowSeconds);
   const limiter = new RateLimiter();
   const authDeps = { merchants: services.merchants, clock: services.clock, replay, limiter, windowSeconds: config.signatureWindowSeconds };
 
@@ -122,6 +131,9 @@ export async function buildApp(services: Services): Promise<AppHandle> {
     { prefix: '/v1/api' },
   );
   await app.register(adminRoutes, { prefix: '/admin', services });
+  await app.register(callbackRoutes, { channels: services.channels, payments: services.payments });
+  await app.register(publicKeyRoutes, { services });
+  await app.register(checkoutRoutes, { source: services.payments, publicBaseUrl: config.publicBaseUrl, clock: services.clock });
   await app.register(opsRoutes, { services, metrics, isClosing: () => closing });
 
   return {

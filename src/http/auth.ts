@@ -67,7 +67,7 @@ export async function authenticateMerchant(request: FastifyRequest, deps: AuthDe
       'retry-after': String(retryAfterSeconds),
     });
   }
-  if (!(await deps.replay.claim(signature, merchant.id))) {
+  if (!(await deps.replay.claim(signature, merchant.id, Number(timestamp)))) {
     throw new AppError('SIGNATURE_REUSED', 'This Signature was already used; sign every request afresh.');
   }
   return merchant;

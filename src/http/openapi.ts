@@ -31,6 +31,7 @@ export async function registerOpenApi(app: FastifyInstance<any, any, any, any, a
         { name: 'payment', description: 'Pay-in and refunds' },
         { name: 'payout', description: 'Payouts and bank codes' },
         { name: 'account', description: 'Balances and USDT rates' },
+        { name: 'webhook', description: 'Webhook events, resending, and the key that signs webhooks' },
         { name: 'admin', description: 'Operator API (bearer token)' },
         { name: 'ops', description: 'Health, readiness, metrics' },
       ],

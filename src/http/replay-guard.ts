@@ -28,12 +28,18 @@ export class ReplayGuard {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly ttlMs: number,
+    private readonly windowSeconds: number,
   ) {}
 
-  /** Resolves true when this signature was not seen before (and is now recorded), false on a replay. */
-  claim(signature: string, merchantId: string): Promise<boolean> {
+  /**
+   * Resolves true when this signature was not seen before (and is now recorded), false on a replay.
+   * The record outlives the signature: kept for the TTL, and at least until its Timestamp has left
+   * the window (a Timestamp up to the window ahead of the clock is accepted, so it stays valid longer).
+   */
+  claim(signature: string, merchantId: string, timestampSeconds: number): Promise<boolean> {
     const hash = signatureHash(signature);
-    const expiresAtMs = BigInt(this.clock.nowMs() + this.ttlMs);
+    const validUntilMs = (timestampSeconds + this.windowSeconds + 1) * 1000;
+    const expiresAtMs = BigInt(Math.max(this.clock.nowMs() + this.ttlMs, validUntilMs));
     return new Promise((settle, fail) => {
       this.queue.push({ hash, merchantId, expiresAtMs, settle, fail });
       if (!this.flushing) setImmediate(() => void this.flush());

@@ -84,7 +84,9 @@ export type MerchantBalances = Readonly<Record<MerchantAccountKind, Minor>>;
  * Reads a merchant's balances of the given kinds; a missing account reads as zero. With `lock` on
  * PostgreSQL the rows stay locked (in id order) until the transaction ends, so a decision taken
  * from them (how much comes from available, how much credit to repay) cannot be overtaken. SQLite
- * needs no lock: it runs one writer at a time.
+ * needs no lock: it runs one writer at a time. Deadlock rule: a transaction may afterwards update
+ * only rows that sort after the last one it locked, so `kinds` must include every earlier row it
+ * will touch (kind names sort as available < credit < credit_line < held < pending < security).
  */
 export async function readMerchantBalances(
   db: Executor,
@@ -95,13 +97,10 @@ export async function readMerchantBalances(
   lock: boolean,
 ): Promise<MerchantBalances> {
   const ids = kinds.map((kind) => accountId(merchantAccount(merchantId, currency, kind)));
-  let query = db
-    .selectFrom('ledger_accounts')
-    .select(['kind', 'balance_minor'])
-    .where('id', 'in', ids)
-    .orderBy(sql`id COLLATE "C"`);
-  if (lock && storeKind === 'postgres') query = query.forNoKeyUpdate();
-  const rows = storeKind === 'postgres' ? await query.execute() : await query.clearOrderBy().execute();
+  let query = db.selectFrom('ledger_accounts').select(['kind', 'balance_minor']).where('id', 'in', ids);
+  // PostgreSQL locks the rows in the order the sort yields them: code-unit order, as normalizePostings sorts.
+  if (lock && storeKind === 'postgres') query = query.orderBy(sql`id COLLATE "C"`).forNoKeyUpdate();
+  const rows = await query.execute();
   const balances: Record<MerchantAccountKind, Minor> = {
     available: 0n,
     pending: 0n,

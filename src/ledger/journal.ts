@@ -12,6 +12,7 @@ export const ENTRY_KINDS = [
   'payment_credit',
   'unallocated_payment',
   'refund',
+  'refund_reversal',
   'payout_reserve',
   'payout_release',
   'payout_complete',
@@ -96,8 +97,8 @@ async function applyDelta(db: Executor, id: string, posting: Posting, nowMs: num
 }
 
 /**
- * Posts an entry: claims (kind, ref), updates the cached balances in account-id order, then writes
- * the postings. A replayed (kind, ref) writes nothing. Throws INSUFFICIENT_BALANCE when a guarded
+ * Posts an entry: claims (kind, ref), writes the postings, then updates the cached balances in
+ * account-id order. A replayed (kind, ref) writes nothing. Throws INSUFFICIENT_BALANCE when a guarded
  * account is short; the caller's transaction must then be rolled back (it always is when the error
  * leaves `db.transaction().execute`).
  */
@@ -122,11 +123,12 @@ export async function postJournal(db: Executor, entry: EntryInput): Promise<Post
     .executeTakeFirst();
   if (!claimed) return { entryId: await existingEntryId(db, entry.kind, entry.ref), replayed: true };
 
-  for (const { id, posting } of postings) await applyDelta(db, id, posting, entry.nowMs);
   await db
     .insertInto('ledger_postings')
     .values(postings.map(({ id, posting }) => ({ entry_id: claimed.id, account_id: id, amount_minor: posting.amountMinor })))
     .execute();
+  // Balance rows last: on PostgreSQL their row locks are then held only until the commit.
+  for (const { id, posting } of postings) await applyDelta(db, id, posting, entry.nowMs);
   return { entryId: claimed.id, replayed: false };
 }
 

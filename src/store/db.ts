@@ -81,14 +81,27 @@ async function openPostgres(url: string, schema: string | null): Promise<Store> 
 }
 
 /**
+ * Kysely's migrator introspects every schema of the database, so on a server shared with other
+ * schemas being created or dropped (parallel test runs) it can fail on someone else's schema.
+ * PostgreSQL runs each migration in a transaction, so a bounded retry is safe.
+ */
+const SHARED_SERVER_RACE = /does not exist|kysely_migration_lock/;
+const MIGRATION_ATTEMPTS = 5;
+
+/**
  * On PostgreSQL the migrator is told its schema: without it, it finds the bookkeeping tables of any
  * other schema in the database and wrongly assumes they are its own.
  */
 export async function migrate(db: Db, schema: string | null = null): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider, ...(schema ? { migrationTableSchema: schema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((r) => r.status === 'Error');
-  if (error || failed) {
+  for (let attempt = 1; ; attempt++) {
+    const migrator = new Migrator({ db, provider: migrationProvider, ...(schema ? { migrationTableSchema: schema } : {}) });
+    const { error, results } = await migrator.migrateToLatest();
+    const failed = results?.find((r) => r.status === 'Error');
+    if (!error && !failed) return;
+    if (schema && attempt < MIGRATION_ATTEMPTS && SHARED_SERVER_RACE.test(String(error))) {
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+      continue;
+    }
     throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
   }
 }

@@ -2,8 +2,10 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { FoundationTables } from './tables.js';
 import type { LedgerTables } from '../ledger/tables.js';
+import type { PaymentTables } from '../domain/payments/tables.js';
+import type { WebhookTables } from '../webhooks/tables.js';
 
-export interface Database extends FoundationTables, LedgerTables {}
+export interface Database extends FoundationTables, LedgerTables, PaymentTables, WebhookTables {}
 
 export type Db = Kysely<Database>;
 /** A handle usable inside or outside a transaction. */

@@ -24,7 +24,7 @@ describe('operations endpoints', () => {
   it('exposes Prometheus metrics that count requests by route and status', async () => {
     const merchant = await server.createMerchant();
     await merchant.client.bankCodes({ currency: 'IDR' });
-    await merchant.client.bankCodes({ currency: 'XXX' });
+    await merchant.client.request('payout/bankCode', { currency: 'XXX' });
     const text = await (await fetch(`${server.baseUrl}/metrics`)).text();
     expect(text).toMatch(/http_request_duration_seconds_count\{method="POST",route="\/v1\/api\/payout\/bankCode",status="200"\} 1/);
     expect(text).toMatch(/http_requests_refused_total\{route="\/v1\/api\/payout\/bankCode",status="400"\} 1/);

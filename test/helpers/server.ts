@@ -1,7 +1,8 @@
 // Starts the real service on a random port over a fresh database, and makes merchants whose SDK
 // clients sign every request. Tests talk to it over HTTP like a merchant would.
 import { loadConfig, type Config } from '../../src/config.js';
-import { buildServices } from '../../src/bootstrap.js';
+import { buildRuntime } from '../../src/bootstrap.js';
+import { Worker } from '../../src/worker.js';
 import { OffsetClock } from '../../src/domain/clock.js';
 import { buildApp, type AppHandle } from '../../src/http/app.js';
 import type { Services } from '../../src/services.js';
@@ -25,6 +26,7 @@ export interface TestServer {
   readonly clock: OffsetClock;
   readonly adminToken: string;
   readonly database: TestDatabase;
+  readonly worker: Worker;
   createMerchant(options?: { keyType?: KeyType; rateLimitPerSecond?: number; mode?: 'sandbox' | 'live' }): Promise<TestMerchant>;
   /** Calls the operator API with the bearer token. */
   admin(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
@@ -47,19 +49,33 @@ export function testConfig(database: TestDatabase, env: Record<string, string> =
     SECRET_KEY: TEST_SECRET_KEY,
     RATE_LIMIT_PER_SECOND: '100000',
     CREDENTIAL_CACHE_MS: '0',
+    SIMULATOR_PAYOUT_DELAY_MS: '50',
+    SIMULATOR_TIMEOUT_MS: '500',
+    WEBHOOK_ALLOW_HOSTS: '127.0.0.1,localhost',
+    WEBHOOK_ALLOW_HTTP: 'true',
+    WORKER_IDLE_MS: '50',
     ...env,
   });
 }
 
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export interface TestServerOptions {
+  /** Run the background jobs (collections, expiry, webhooks, settlement); default true. */
+  readonly worker?: boolean;
+}
+
+export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const database = allocateTestDatabase();
   const clock = new OffsetClock();
-  const services = await buildServices(testConfig(database, env), clock);
+  const runtime = await buildRuntime(testConfig(database, env), clock);
+  const { services } = runtime;
   const handle = await buildApp(services);
   await handle.app.listen({ host: '127.0.0.1', port: 0 });
   const address = handle.app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const baseUrl = `http://127.0.0.1:${port}`;
+  services.channels.setServiceBaseUrl(baseUrl);
+  const worker = new Worker(options.worker === false ? [] : runtime.jobs, { error: () => undefined });
+  worker.start();
 
   return {
     baseUrl,
@@ -96,9 +112,11 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       });
       return { status: response.status, body: await response.json() };
     },
+    worker,
     async close() {
       await handle.close();
-      await services.store.close();
+      await worker.stop();
+      await runtime.close();
       await database.drop();
     },
   };

@@ -5,6 +5,8 @@ import { AppError } from '../../domain/errors.js';
 import { requireAdmin } from './auth.js';
 import { adminMerchantRoutes } from './merchants.js';
 import { adminRateRoutes } from './rates.js';
+import { adminWebhookRoutes } from './webhooks.js';
+import { adminLedgerRoutes } from '../admin-ledger.js';
 
 export const adminRoutes: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
   app.addHook('onRequest', async (request) => requireAdmin(request, services.adminToken));
@@ -15,4 +17,6 @@ export const adminRoutes: FastifyPluginAsync<{ services: Services }> = async (ap
   });
   await app.register(adminMerchantRoutes, { services });
   await app.register(adminRateRoutes, { services });
+  await app.register(adminWebhookRoutes, { services });
+  await app.register(adminLedgerRoutes, { services });
 };

@@ -4,7 +4,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { IssuedKey, Merchant } from '../../domain/merchants.js';
 import { ok } from '../../http/envelope.js';
 import type { Services } from '../../services.js';
-import { AppError } from '../../domain/errors.js';
+import { validationError } from '../../domain/errors.js';
+import { checkWebhookUrlSyntax, type WebhookConfig } from '../../webhooks/ssrf.js';
 
 const KeyType = Type.Union([Type.Literal('RSA-SHA512'), Type.Literal('HMAC-SHA256')]);
 const WebhookUrl = Type.Union([Type.String({ minLength: 8, maxLength: 2048 }), Type.Null()]);
@@ -38,18 +39,11 @@ const WebhooksBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** Webhook URLs must be absolute http(s); the delivery-time SSRF guard decides which hosts are reachable. */
-export function checkWebhookUrl(field: string, value: string | null | undefined): void {
+/** Webhook URLs follow the delivery rules (https unless allowed, no credentials, allowed ports). */
+export function checkWebhookUrl(field: string, value: string | null | undefined, config: WebhookConfig): void {
   if (value === null || value === undefined) return;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new AppError('VALIDATION_FAILED', `${field} is not a URL.`, [{ field, problem: 'must be an absolute URL' }]);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new AppError('VALIDATION_FAILED', `${field} must use https.`, [{ field, problem: 'must be an https URL' }]);
-  }
+  const problem = checkWebhookUrlSyntax(value, config);
+  if (problem) throw validationError(field, problem);
 }
 
 const keyView = (key: IssuedKey) => ({ ...key });
@@ -60,8 +54,8 @@ export const adminMerchantRoutes: FastifyPluginAsyncTypebox<{ services: Services
 
   app.post('/merchants', { schema: { tags: ['admin'], summary: 'Create a merchant and its first API key', body: CreateMerchantBody } }, async (request) => {
     const body = request.body;
-    checkWebhookUrl('paymentWebhookUrl', body.paymentWebhookUrl);
-    checkWebhookUrl('payoutWebhookUrl', body.payoutWebhookUrl);
+    checkWebhookUrl('paymentWebhookUrl', body.paymentWebhookUrl, services.config.webhooks);
+    checkWebhookUrl('payoutWebhookUrl', body.payoutWebhookUrl, services.config.webhooks);
     const created = await merchants.create({
       name: body.name,
       mode: body.mode ?? 'sandbox',
@@ -97,8 +91,8 @@ export const adminMerchantRoutes: FastifyPluginAsyncTypebox<{ services: Services
   });
 
   app.put('/merchants/:id/webhooks', { schema: { tags: ['admin'], summary: 'Set default webhook URLs', params: IdParams, body: WebhooksBody } }, async (request) => {
-    checkWebhookUrl('paymentWebhookUrl', request.body.paymentWebhookUrl);
-    checkWebhookUrl('payoutWebhookUrl', request.body.payoutWebhookUrl);
+    checkWebhookUrl('paymentWebhookUrl', request.body.paymentWebhookUrl, services.config.webhooks);
+    checkWebhookUrl('payoutWebhookUrl', request.body.payoutWebhookUrl, services.config.webhooks);
     return ok(
       await merchants.setWebhookUrls(request.params.id, { payment: request.body.paymentWebhookUrl, payout: request.body.payoutWebhookUrl }),
     );

@@ -3,10 +3,14 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001_foundation.js';
 import * as m0002 from './0002_ledger.js';
+import * as m0003 from './0003_payments.js';
+import * as m0004 from './0004_webhooks.js';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_foundation': m0001,
   '0002_ledger': m0002,
+  '0003_payments': m0003,
+  '0004_webhooks': m0004,
 };
 
 export const migrationProvider: MigrationProvider = {

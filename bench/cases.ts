@@ -1,0 +1,87 @@
+// The benchmark cases, run in this order against each store. To add one, append a BenchCase:
+// `prepare` sets up what it needs (merchants, payments, balances) outside the timed phase and returns the
+// i-th request to send; the harness decides how many requests to pre-sign, signs each uniquely (see
+// signing.ts), runs the load, and compares the result with `target` (contract section 13).
+import type { BenchContext } from './context.js';
+import type { RequestTemplate } from './signing.js';
+
+export const CURRENCIES = ['INR', 'EGP', 'NGN', 'IDR'] as const;
+
+export interface CaseTarget {
+  /** Minimum throughput as a fraction of the no-op route's, measured in the same run. */
+  readonly ratio: number;
+  /** Maximum 99th-percentile latency. */
+  readonly p99Ms: number;
+}
+
+export interface BenchCase {
+  /** Shown in the table and used as the key in results JSON and `--case` filters. */
+  readonly name: string;
+  /** One line: what a request does. */
+  readonly description: string;
+  /** The contract's target; null for the reference. */
+  readonly target: CaseTarget | null;
+  /**
+   * Which server the load goes to. `noop` requests are sent unsigned and may repeat; `service` requests
+   * are signed by the harness, each one once.
+   */
+  readonly server: 'service' | 'noop';
+  /**
+   * Expected throughput as a fraction of the no-op route's. Only sizes the pre-signed request list of a
+   * first run; later runs use the previous result of the same case and store (bench/results/latest-*.json).
+   */
+  readonly expectedRatio: number;
+  /**
+   * Setup outside the timed phase; returns the i-th request (i = 0, 1, 2, ...; the harness asks for as many
+   * as the run can need, in order).
+   */
+  prepare(ctx: BenchContext): Promise<(i: number) => RequestTemplate>;
+  /** Optional check after the load (e.g. "no balance ever negative"); returns the problems found. */
+  verify?(ctx: BenchContext): Promise<string[]>;
+}
+
+/** The reference: a Fastify route with JSON parsing and nothing else, sent requests of the same shape. */
+export const NOOP_CASE: BenchCase = {
+  name: 'no-op route',
+  description: 'POST /noop on a bare Fastify server (logger off): the reference every ratio divides by.',
+  target: null,
+  server: 'noop',
+  expectedRatio: 1,
+  async prepare(ctx) {
+    // Same body and header sizes as a signed balance request, with a placeholder merchant.
+    const merchant = ctx.merchants[0]!;
+    return (i) => ({ merchant, path: '/noop', body: { currency: CURRENCIES[i % CURRENCIES.length] } });
+  },
+};
+
+/** Merchant i % M and currency (i / M) % 4: every merchant and currency, evenly. */
+const spread = (ctx: BenchContext, i: number): { merchant: RequestTemplate['merchant']; currency: string } => {
+  const merchants = ctx.merchants;
+  return { merchant: merchants[i % merchants.length]!, currency: CURRENCIES[Math.floor(i / merchants.length) % CURRENCIES.length]! };
+};
+
+export const CASES: readonly BenchCase[] = [
+  {
+    name: 'account/balance',
+    description: 'Signed balance read, every merchant and currency in turn (signature check, one-time signature record, ledger read).',
+    target: { ratio: 0.4, p99Ms: 10 },
+    server: 'service',
+    expectedRatio: 0.4,
+    async prepare(ctx) {
+      return (i) => {
+        const { merchant, currency } = spread(ctx, i);
+        return { merchant, path: 'account/balance', body: { currency } };
+      };
+    },
+  },
+  {
+    name: 'payout/bankCode',
+    description: 'Signed IDR bank list (about 150 entries), every merchant in turn (signature check, one-time signature record, static list).',
+    target: { ratio: 0.4, p99Ms: 10 },
+    server: 'service',
+    expectedRatio: 0.4,
+    async prepare(ctx) {
+      return (i) => ({ merchant: ctx.merchants[i % ctx.merchants.length]!, path: 'payout/bankCode', body: { currency: 'IDR' } });
+    },
+  },
+];

@@ -1,0 +1,217 @@
+// The load generator: a fixed number of keep-alive connections (undici Pool, no pipelining), each running
+// one request at a time, closed-loop. Requests come from a pre-built list (the signed ones are one-time, so
+// each is sent at most once unless `cycle` is set); every response's latency goes into a histogram.
+import { createHistogram, performance } from 'node:perf_hooks';
+import { Pool } from 'undici';
+import { snapshot, usageBetween, type CpuSnapshot, type CpuUsage } from './cpu.js';
+
+/** One ready-to-send request: `body` is exactly the text that was signed. */
+export interface PreparedRequest {
+  readonly path: string;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+export interface LoadOptions {
+  readonly origin: string;
+  readonly requests: readonly PreparedRequest[];
+  readonly connections: number;
+  readonly warmupMs: number;
+  readonly durationMs: number;
+  /** Reuse the list from the start when it runs out (only for requests that may be repeated, e.g. the no-op). */
+  readonly cycle?: boolean;
+  /** Called when the measured window opens (after the warm-up), e.g. to start a profiler. */
+  readonly onWindowStart?: () => void;
+  /** Processes whose CPU time to account over the measured window (name → pid). */
+  readonly watch?: Record<string, number>;
+}
+
+export interface LoadResult {
+  /** Responses to requests started inside the measured window. */
+  readonly requests: number;
+  /** Seconds from the window's start to its last response (shorter than asked when the list ran out). */
+  readonly seconds: number;
+  readonly rps: number;
+  readonly latencyMs: { readonly p50: number; readonly p90: number; readonly p99: number; readonly max: number; readonly mean: number };
+  /** Responses other than HTTP 200 in the measured window, by `"<status> <message>"`. */
+  readonly non200: number;
+  readonly non200ByReason: Record<string, number>;
+  /** Non-200 responses during the warm-up, by reason (they did not count, but they point at a broken case). */
+  readonly warmupNon200ByReason: Record<string, number>;
+  /** The first non-200 answer's body (truncated), warm-up included, to say what went wrong. */
+  readonly firstNon200: string | null;
+  /** Requests that got no HTTP answer (connection errors, timeouts). */
+  readonly networkErrors: number;
+  readonly firstNetworkError: string | null;
+  readonly requestsSent: number;
+  readonly poolSize: number;
+  /** True when the list ran out before the measured window was over. */
+  readonly exhausted: boolean;
+  /** CPU used over the measured window by the watched processes and by everything else. */
+  readonly cpu: CpuUsage | null;
+}
+
+interface Answer {
+  readonly status: number;
+  /** The body text, kept only for non-200 answers. */
+  readonly text: string | null;
+}
+
+/**
+ * One request through `pool.dispatch` with a minimal handler: no response stream objects, and the body of a
+ * 200 is discarded unread. That halves the client's CPU per request against `pool.request`, which matters
+ * because the load generator shares the machine's two cores with the server it measures.
+ */
+function send(pool: Pool, origin: string, request: PreparedRequest): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    let status = 0;
+    let chunks: Buffer[] | null = null;
+    pool.dispatch(
+      { origin, path: request.path, method: 'POST', headers: request.headers, body: request.body },
+      {
+        // undici recognises the current handler interface by this method, even when it does nothing.
+        onRequestStart() {},
+        onResponseStart(_controller, statusCode) {
+          status = statusCode;
+          if (statusCode !== 200) chunks = [];
+        },
+        onResponseData(_controller, chunk) {
+          chunks?.push(chunk);
+        },
+        onResponseEnd() {
+          resolve({ status, text: chunks ? Buffer.concat(chunks).toString('utf8') : null });
+        },
+        onResponseError(_controller, error) {
+          reject(error);
+        },
+      },
+    );
+  });
+}
+
+function reasonOf(answer: Answer): string {
+  try {
+    const parsed = JSON.parse(answer.text ?? '') as { message?: unknown };
+    return `${answer.status} ${typeof parsed.message === 'string' ? parsed.message : '?'}`;
+  } catch {
+    return `${answer.status} (not JSON)`;
+  }
+}
+
+const bump = (counts: Record<string, number>, key: string): void => {
+  counts[key] = (counts[key] ?? 0) + 1;
+};
+
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const { requests, connections } = options;
+  if (requests.length === 0) throw new Error('runLoad: no requests to send');
+  const pool = new Pool(options.origin, {
+    connections,
+    pipelining: 1,
+    keepAliveTimeout: 60_000,
+    keepAliveMaxTimeout: 60_000,
+    headersTimeout: 30_000,
+    bodyTimeout: 30_000,
+  });
+  const histogram = createHistogram({ lowest: 1, highest: 60_000_000, figures: 3 });
+  const non200ByReason: Record<string, number> = {};
+  const warmupNon200ByReason: Record<string, number> = {};
+  let next = 0;
+  let sent = 0;
+  let measured = 0;
+  let non200 = 0;
+  let networkErrors = 0;
+  let exhausted = false;
+  let lastResponseAt = 0;
+  let firstNon200: string | null = null;
+  let firstNetworkError: string | null = null;
+
+  const start = performance.now();
+  const measureFrom = start + options.warmupMs;
+  const measureUntil = measureFrom + options.durationMs;
+
+  const take = (): PreparedRequest | undefined => {
+    if (next >= requests.length) {
+      if (!options.cycle) return undefined;
+      next = 0;
+    }
+    return requests[next++];
+  };
+
+  const connectionLoop = async (): Promise<void> => {
+    for (;;) {
+      const startedAt = performance.now();
+      if (startedAt >= measureUntil) return;
+      const request = take();
+      if (!request) {
+        if (startedAt < measureUntil) exhausted = true;
+        return;
+      }
+      sent++;
+      const inWindow = startedAt >= measureFrom;
+      try {
+        const answer = await send(pool, options.origin, request);
+        const endedAt = performance.now();
+        let reason: string | null = null;
+        if (answer.status !== 200) {
+          reason = reasonOf(answer);
+          firstNon200 ??= `${request.path} → ${(answer.text ?? '').slice(0, 400)}`;
+        }
+        if (inWindow) {
+          measured++;
+          lastResponseAt = endedAt;
+          histogram.record(Math.max(1, Math.round((endedAt - startedAt) * 1000)));
+          if (reason !== null) {
+            non200++;
+            bump(non200ByReason, reason);
+          }
+        } else if (reason !== null) {
+          bump(warmupNon200ByReason, reason);
+        }
+      } catch (error) {
+        networkErrors++;
+        firstNetworkError ??= error instanceof Error ? error.message : String(error);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    }
+  };
+
+  const watch = { ...options.watch, 'load generator': process.pid };
+  const cpuWindow: { before: CpuSnapshot | null; after: CpuSnapshot | null } = { before: null, after: null };
+  const windowTimer = setTimeout(() => {
+    cpuWindow.before = snapshot(watch);
+    options.onWindowStart?.();
+  }, Math.max(0, measureFrom - performance.now()));
+  try {
+    await Promise.all(Array.from({ length: connections }, () => connectionLoop()));
+    cpuWindow.after = snapshot(watch);
+  } finally {
+    clearTimeout(windowTimer);
+    await pool.close().catch(() => undefined);
+  }
+
+  const seconds = measured > 0 ? (lastResponseAt - measureFrom) / 1000 : 0;
+  const us = (value: number): number => Math.round(value) / 1000;
+  return {
+    requests: measured,
+    seconds,
+    rps: seconds > 0 ? measured / seconds : 0,
+    latencyMs: {
+      p50: measured ? us(histogram.percentile(50)) : NaN,
+      p90: measured ? us(histogram.percentile(90)) : NaN,
+      p99: measured ? us(histogram.percentile(99)) : NaN,
+      max: measured ? us(histogram.max) : NaN,
+      mean: measured ? us(histogram.mean) : NaN,
+    },
+    non200,
+    non200ByReason,
+    warmupNon200ByReason,
+    firstNon200,
+    networkErrors,
+    firstNetworkError,
+    requestsSent: sent,
+    poolSize: requests.length,
+    exhausted,
+    cpu: cpuWindow.before && cpuWindow.after ? usageBetween(cpuWindow.before, cpuWindow.after) : null,
+  };
+}

@@ -1,0 +1,242 @@
+// Child processes for the benchmark: the real service (`node --import tsx src/main.ts`) on a fresh
+// SQLite directory or PostgreSQL schema, and the no-op Fastify reference server. Each runs in its own
+// process so the load generator (this process) never shares an event loop with what it measures.
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const BENCH_PG_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+export const BENCH_ADMIN_TOKEN = `adm_bench_${crypto.randomBytes(12).toString('hex')}`;
+const BENCH_SECRET_KEY = crypto.randomBytes(32).toString('base64');
+
+export type StoreKind = 'sqlite' | 'postgres';
+
+/** What still has to be undone if the bench is interrupted: running children, temp dirs, schemas. */
+const pendingCleanups = new Set<() => Promise<void>>();
+
+/** Stops every child this module started and removes their data; for SIGINT/SIGTERM handlers. */
+export async function cleanupAll(): Promise<void> {
+  const all = [...pendingCleanups];
+  pendingCleanups.clear();
+  await Promise.all(all.map((cleanup) => cleanup().catch(() => undefined)));
+}
+
+/** Last resort (a second Ctrl-C): SIGKILL every child still running, synchronously. */
+const children = new Set<ChildProcess>();
+export function killAll(): void {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
+export interface RunningProcess {
+  readonly name: string;
+  readonly pid: number;
+  readonly baseUrl: string;
+  readonly logFile: string;
+  /** Resident set now and at its peak (VmRSS / VmHWM of /proc/<pid>/status), in MiB. */
+  memory(): { rssMiB: number; peakMiB: number } | null;
+  /** SIGTERM, then SIGKILL after `graceMs`. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export interface RunningService extends RunningProcess {
+  readonly store: StoreKind;
+  readonly adminToken: string;
+  /** Removes the data directory and, for PostgreSQL, drops the schema. Call after stop(). */
+  cleanup(): Promise<void>;
+}
+
+/** A port that was free a moment ago (the child binds it right after). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function readProcStatus(pid: number): { rssMiB: number; peakMiB: number } | null {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    return { rssMiB: kb('VmRSS') / 1024, peakMiB: kb('VmHWM') / 1024 };
+  } catch {
+    return null;
+  }
+}
+
+function tail(file: string, lines = 30): string {
+  try {
+    return fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+async function waitForHttp(url: string, child: ChildProcess, logFile: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError = '';
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`process exited (${child.exitCode ?? child.signalCode}) before ${url} answered; log tail:\n${tail(logFile)}`);
+    }
+    try {
+      const response = await fetch(url, { method: 'GET', signal: AbortSignal.timeout(1000) });
+      if (response.status === 200) return;
+      lastError = `HTTP ${response.status}`;
+    } catch (error) {
+      lastError = error instanceof Error ? error.message : String(error);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} not ready after ${timeoutMs} ms (${lastError}); log tail:\n${tail(logFile)}`);
+}
+
+function spawnNode(name: string, script: string, env: Record<string, string>, logFile: string, nodeArgs: string[] = []): ChildProcess {
+  const log = fs.openSync(logFile, 'a');
+  // `node --import tsx` (not the tsx CLI, which forks a second process) so the pid we watch is the server.
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', log, log],
+  });
+  fs.closeSync(log);
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  child.on('error', (error) => process.stderr.write(`${name}: ${error.message}\n`));
+  return child;
+}
+
+function processHandle(name: string, child: ChildProcess, baseUrl: string, logFile: string): RunningProcess {
+  return {
+    name,
+    pid: child.pid!,
+    baseUrl,
+    logFile,
+    memory: () => readProcStatus(child.pid!),
+    stop: async (graceMs = 10_000) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Is PostgreSQL at BENCH_PG_URL answering? */
+export async function postgresReachable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: BENCH_PG_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function dropSchema(schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: BENCH_PG_URL, connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Starts the service on a fresh database and waits until /readyz answers 200. `nodeArgs` go before the
+ * script (e.g. `--cpu-prof`); `extraEnv` overrides any setting.
+ */
+export async function startService(store: StoreKind, options: { extraEnv?: Record<string, string>; nodeArgs?: string[] } = {}): Promise<RunningService> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-bench-'));
+  const logFile = path.join(dataDir, 'service.log');
+  const schema = store === 'postgres' ? `bench_${crypto.randomBytes(6).toString('hex')}` : null;
+  const port = await freePort();
+  const env: Record<string, string> = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    SEED_SANDBOX_MERCHANT: 'false',
+    ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
+    SECRET_KEY: BENCH_SECRET_KEY,
+    RATE_LIMIT_PER_SECOND: '1000000',
+    DATABASE_URL: store === 'postgres' ? BENCH_PG_URL : '',
+    DATABASE_SCHEMA: schema ?? '',
+    ...options.extraEnv,
+  };
+  const child = spawnNode('service', 'src/main.ts', env, logFile, options.nodeArgs);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const base = processHandle(`service (${store})`, child, baseUrl, logFile);
+  const cleanup = async (): Promise<void> => {
+    if (schema) await dropSchema(schema).catch((error) => process.stderr.write(`could not drop schema ${schema}: ${String(error)}\n`));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  const emergency = async (): Promise<void> => {
+    await base.stop(1000);
+    await cleanup();
+  };
+  pendingCleanups.add(emergency);
+  try {
+    await waitForHttp(`${baseUrl}/readyz`, child, logFile, 60_000);
+  } catch (error) {
+    pendingCleanups.delete(emergency);
+    await emergency();
+    throw error;
+  }
+  return {
+    ...base,
+    store,
+    adminToken: BENCH_ADMIN_TOKEN,
+    cleanup: async () => {
+      pendingCleanups.delete(emergency);
+      await cleanup();
+    },
+  };
+}
+
+/** Starts bench/noop-server.ts and waits for its /healthz. */
+export async function startNoopServer(): Promise<RunningProcess & { cleanup(): Promise<void> }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-bench-noop-'));
+  const logFile = path.join(dir, 'noop.log');
+  const port = await freePort();
+  const child = spawnNode('noop', 'bench/noop-server.ts', { PORT: String(port) }, logFile);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const handle = processHandle('noop', child, baseUrl, logFile);
+  const removeDir = async (): Promise<void> => fs.rmSync(dir, { recursive: true, force: true });
+  const emergency = async (): Promise<void> => {
+    await handle.stop(1000);
+    await removeDir();
+  };
+  pendingCleanups.add(emergency);
+  try {
+    await waitForHttp(`${baseUrl}/healthz`, child, logFile, 30_000);
+  } catch (error) {
+    pendingCleanups.delete(emergency);
+    await emergency();
+    throw error;
+  }
+  return {
+    ...handle,
+    cleanup: async () => {
+      pendingCleanups.delete(emergency);
+      await removeDir();
+    },
+  };
+}

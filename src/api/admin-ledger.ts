@@ -1,0 +1,321 @@
+// Operator API for money: balances, journal, credit lines, security deposits, adjustments, fees,
+// limits, the verifier and the settlement job. Thin: every rule lives in the ledger and fee services.
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { isoFromMs } from '../domain/clock.js';
+import { validationError } from '../domain/errors.js';
+import { toMajor, toMinor, type Currency, type Minor } from '../domain/money.js';
+import { ErrorEnvelope, ok, SuccessEnvelope } from '../http/envelope.js';
+import { ADJUSTABLE_KINDS } from '../ledger/operator.js';
+import { balanceView, JOURNAL_MAX_LIMIT, type JournalEntry } from '../ledger/queries.js';
+import type { OperatorResult } from '../ledger/service.js';
+import type { Services } from '../services.js';
+import { CurrencyField, supportedCurrency } from './common.js';
+
+const ACTOR = 'admin-api';
+
+const Amount = Type.Number({ exclusiveMinimum: 0, description: 'Major units, at most 2 decimals', examples: [1500.5] });
+const Reason = Type.String({ minLength: 1, maxLength: 500, description: 'Why; kept in the journal and the audit log' });
+const IdempotencyKey = Type.Optional(
+  Type.String({ minLength: 1, maxLength: 100, description: 'Repeating a request with the same key posts nothing new' }),
+);
+const MerchantParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+const Errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 404: ErrorEnvelope, 422: ErrorEnvelope };
+
+const BalanceData = Type.Object({
+  currency: Type.String(),
+  available: Type.Number(),
+  pending: Type.Number(),
+  held: Type.Number(),
+  credit: Type.Number(),
+  security: Type.Number(),
+});
+
+const PostedData = Type.Object({ entryId: Type.String(), replayed: Type.Boolean(), balances: BalanceData });
+
+const JournalData = Type.Object({
+  entries: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      kind: Type.String(),
+      ref: Type.String(),
+      currency: Type.String(),
+      reason: Type.Union([Type.String(), Type.Null()]),
+      actor: Type.Union([Type.String(), Type.Null()]),
+      createdAt: Type.String(),
+      postings: Type.Array(
+        Type.Object({
+          account: Type.String(),
+          kind: Type.String(),
+          channel: Type.Union([Type.String(), Type.Null()]),
+          merchantId: Type.Union([Type.String(), Type.Null()]),
+          amount: Type.Number(),
+        }),
+      ),
+    }),
+  ),
+  /** Pass as `before` to get the next (older) page; null when this was the last. */
+  nextBefore: Type.Union([Type.String(), Type.Null()]),
+});
+
+const CreditBody = Type.Object(
+  { currency: CurrencyField, amount: Amount, reason: Reason, action: Type.Union([Type.Literal('grant'), Type.Literal('lower')]), idempotencyKey: IdempotencyKey },
+  { additionalProperties: false },
+);
+const SecurityBody = Type.Object(
+  { currency: CurrencyField, amount: Amount, reason: Reason, action: Type.Union([Type.Literal('deposit'), Type.Literal('release')]), idempotencyKey: IdempotencyKey },
+  { additionalProperties: false },
+);
+const AdjustmentBody = Type.Object(
+  {
+    currency: CurrencyField,
+    account: Type.Union(ADJUSTABLE_KINDS.map((k) => Type.Literal(k))),
+    amount: Type.Number({ description: 'Signed major units: positive credits the account, negative debits it', examples: [-12.34] }),
+    reason: Reason,
+    idempotencyKey: IdempotencyKey,
+  },
+  { additionalProperties: false },
+);
+const Direction = Type.Union([Type.Literal('payin'), Type.Literal('payout')]);
+const MethodField = Type.String({ minLength: 1, maxLength: 16 });
+const FeeBody = Type.Object(
+  {
+    currency: CurrencyField,
+    method: MethodField,
+    direction: Direction,
+    bps: Type.Integer({ minimum: 0, maximum: 10_000, description: 'Basis points of the amount (100 = 1%)' }),
+    fixed: Type.Number({ minimum: 0, description: 'Fixed part in major units' }),
+  },
+  { additionalProperties: false },
+);
+const LimitBody = Type.Object(
+  { currency: CurrencyField, method: MethodField, direction: Direction, min: Amount, max: Amount },
+  { additionalProperties: false },
+);
+
+/** A JSON amount in major units (possibly signed) as minor units; at most two decimals. */
+function minorOf(field: string, amount: number): Minor {
+  const minor = toMinor(Math.abs(amount));
+  if (minor === null) throw validationError(field, 'must have at most 2 decimals');
+  return amount < 0 ? -minor : minor;
+}
+
+function journalView(entries: JournalEntry[], limit: number): Static<typeof JournalData> {
+  return {
+    entries: entries.map((e) => ({
+      id: e.id,
+      kind: e.kind,
+      ref: e.ref,
+      currency: e.currency,
+      reason: e.reason,
+      actor: e.actor,
+      createdAt: isoFromMs(e.createdAtMs),
+      postings: e.postings.map((p) => ({ account: p.accountId, kind: p.kind, channel: p.channel, merchantId: p.merchantId, amount: toMajor(p.amountMinor) })),
+    })),
+    nextBefore: entries.length === limit ? entries[entries.length - 1]!.id : null,
+  };
+}
+
+export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  const { ledger, fees } = services;
+
+  const posted = async (merchantId: string, currency: Currency, result: OperatorResult) => ({
+    entryId: result.entryId,
+    replayed: result.replayed,
+    balances: balanceView(currency, await ledger.balances(merchantId, currency)),
+  });
+
+  app.get(
+    '/merchants/:id/balances',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: "A merchant's five balances in one currency",
+        params: MerchantParams,
+        querystring: Type.Object({ currency: CurrencyField }, { additionalProperties: false }),
+        response: { 200: SuccessEnvelope(BalanceData), ...Errors },
+      },
+    },
+    async (request) => {
+      const currency = supportedCurrency(request.query.currency);
+      await services.merchants.get(request.params.id);
+      return ok(balanceView(currency, await ledger.balances(request.params.id, currency)));
+    },
+  );
+
+  app.get(
+    '/merchants/:id/journal',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: "A merchant's journal entries, newest first",
+        params: MerchantParams,
+        querystring: Type.Object(
+          {
+            limit: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,3}$', description: `1 to ${JOURNAL_MAX_LIMIT}` })),
+            before: Type.Optional(Type.String({ maxLength: 64 })),
+            currency: Type.Optional(CurrencyField),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: SuccessEnvelope(JournalData), ...Errors },
+      },
+    },
+    async (request) => {
+      await services.merchants.get(request.params.id);
+      const limit = Math.min(Number(request.query.limit ?? 50), JOURNAL_MAX_LIMIT);
+      const currency = request.query.currency === undefined ? undefined : supportedCurrency(request.query.currency);
+      const entries = await ledger.journal(request.params.id, { limit, before: request.query.before, currency });
+      return ok(journalView(entries, limit));
+    },
+  );
+
+  app.post(
+    '/merchants/:id/credit',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Grant a credit line or lower its unused part',
+        params: MerchantParams,
+        body: CreditBody,
+        response: { 200: SuccessEnvelope(PostedData), ...Errors },
+      },
+    },
+    async (request) => {
+      const { currency, amount, reason, action, idempotencyKey } = request.body;
+      const move = { merchantId: request.params.id, currency: supportedCurrency(currency), amountMinor: minorOf('amount', amount), reason, actor: ACTOR, ref: idempotencyKey };
+      const result = action === 'grant' ? await ledger.grantCredit(move) : await ledger.lowerCredit(move);
+      return ok(await posted(request.params.id, supportedCurrency(currency), result));
+    },
+  );
+
+  app.post(
+    '/merchants/:id/security',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Move funds from available into the security deposit, or back',
+        params: MerchantParams,
+        body: SecurityBody,
+        response: { 200: SuccessEnvelope(PostedData), ...Errors },
+      },
+    },
+    async (request) => {
+      const { currency, amount, reason, action, idempotencyKey } = request.body;
+      const move = { merchantId: request.params.id, currency: supportedCurrency(currency), amountMinor: minorOf('amount', amount), reason, actor: ACTOR, ref: idempotencyKey };
+      const result = action === 'deposit' ? await ledger.moveToSecurity(move) : await ledger.releaseSecurity(move);
+      return ok(await posted(request.params.id, supportedCurrency(currency), result));
+    },
+  );
+
+  app.post(
+    '/merchants/:id/adjustments',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Correct a balance against the platform adjustments account (reason required)',
+        params: MerchantParams,
+        body: AdjustmentBody,
+        response: { 200: SuccessEnvelope(PostedData), ...Errors },
+      },
+    },
+    async (request) => {
+      const { currency, account, amount, reason, idempotencyKey } = request.body;
+      const result = await ledger.adjust({
+        merchantId: request.params.id,
+        currency: supportedCurrency(currency),
+        account,
+        amountMinor: minorOf('amount', amount),
+        reason,
+        actor: ACTOR,
+        ref: idempotencyKey,
+      });
+      return ok(await posted(request.params.id, supportedCurrency(currency), result));
+    },
+  );
+
+  app.put(
+    '/merchants/:id/fees',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: "Set a merchant's fee for one currency, method and direction",
+        params: MerchantParams,
+        body: FeeBody,
+        response: { 200: SuccessEnvelope(Type.Object({ currency: Type.String(), method: Type.String(), direction: Type.String(), bps: Type.Integer(), fixed: Type.Number() })), ...Errors },
+      },
+    },
+    async (request) => {
+      const { currency, method, direction, bps, fixed } = request.body;
+      const fixedMinor = minorOf('fixed', fixed);
+      await fees.setFee({ merchantId: request.params.id, currency: supportedCurrency(currency), method, direction, bps: BigInt(bps), fixedMinor });
+      return ok({ currency, method, direction, bps, fixed: toMajor(fixedMinor) });
+    },
+  );
+
+  app.put(
+    '/merchants/:id/limits',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: "Set a merchant's amount bounds for one currency, method and direction",
+        params: MerchantParams,
+        body: LimitBody,
+        response: { 200: SuccessEnvelope(Type.Object({ currency: Type.String(), method: Type.String(), direction: Type.String(), min: Type.Number(), max: Type.Number() })), ...Errors },
+      },
+    },
+    async (request) => {
+      const { currency, method, direction, min, max } = request.body;
+      const minMinor = minorOf('min', min);
+      const maxMinor = minorOf('max', max);
+      await fees.setLimits({ merchantId: request.params.id, currency: supportedCurrency(currency), method, direction, minMinor, maxMinor });
+      return ok({ currency, method, direction, min: toMajor(minMinor), max: toMajor(maxMinor) });
+    },
+  );
+
+  app.get(
+    '/ledger/verify',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Check every ledger invariant; ok is false when any is violated',
+        response: {
+          200: SuccessEnvelope(
+            Type.Object({ ok: Type.Boolean(), violations: Type.Array(Type.Object({ code: Type.String(), subject: Type.String(), detail: Type.String() })) }),
+          ),
+          401: ErrorEnvelope,
+        },
+      },
+    },
+    async () => {
+      const violations = await ledger.verify();
+      return ok({ ok: violations.length === 0, violations });
+    },
+  );
+
+  app.post(
+    '/ledger/settle',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Run the settlement job once (pending money past its delay moves to available)',
+        response: {
+          200: SuccessEnvelope(
+            Type.Object({
+              settled: Type.Array(
+                Type.Object({ merchantId: Type.String(), currency: Type.String(), amount: Type.Number(), repaidCredit: Type.Number() }),
+              ),
+              more: Type.Boolean(),
+            }),
+          ),
+          401: ErrorEnvelope,
+        },
+      },
+    },
+    async () => {
+      const run = await ledger.settlePending();
+      const settled = run.groups.map((g) => ({ merchantId: g.merchantId, currency: g.currency, amount: toMajor(g.settledMinor), repaidCredit: toMajor(g.repaidCreditMinor) }));
+      return ok({ settled, more: run.more });
+    },
+  );
+};

@@ -1,0 +1,35 @@
+// sandbox/payment/complete: what the checkout page's Pay and Decline buttons do, from code.
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ErrorEnvelope, ok, SuccessEnvelope } from '../http/envelope.js';
+import type { Services } from '../services.js';
+import { errorResponses, merchantOf, MERCHANT_SECURITY } from './common.js';
+import { PaymentRecordSchema } from './payment.js';
+
+const CompleteBody = Type.Object(
+  {
+    transactionRef: Type.String({ minLength: 1, maxLength: 64 }),
+    outcome: Type.Union([Type.Literal('Success'), Type.Literal('Failed')], { description: 'Success: the payer pays. Failed: the bank declines.' }),
+  },
+  { additionalProperties: false },
+);
+
+export const sandboxRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  app.post(
+    '/sandbox/payment/complete',
+    {
+      schema: {
+        tags: ['sandbox'],
+        summary: 'Sandbox only: pay or decline a payment as its payer',
+        description:
+          'Answers the payment record after the outcome is applied; the webhook follows as for a real payment. ' +
+          'Live merchants get 403 METHOD_NOT_ENABLED. A payment that is already final is answered unchanged; ' +
+          'paying an Expired payment records late money (the payment stays Expired).',
+        security: MERCHANT_SECURITY,
+        body: CompleteBody,
+        response: { 200: SuccessEnvelope(PaymentRecordSchema), ...errorResponses, 404: ErrorEnvelope },
+      },
+    },
+    async (request) => ok(await services.payments.sandboxComplete(merchantOf(request), request.body.transactionRef, request.body.outcome)),
+  );
+};

@@ -1,0 +1,55 @@
+// Which channel serves a payment or payout: sandbox merchants always reach the bank simulator; live
+// merchants have no real upstream in this project yet. Callbacks arrive at /v1/callbacks/:channel.
+import type { Clock } from '../domain/clock.js';
+import { AppError } from '../domain/errors.js';
+import type { Currency } from '../domain/money.js';
+import type { Channel, SandboxPayer } from './channel.js';
+import type { SimulatorConfig } from './simulator/config.js';
+import { connectSimulator, type SimulatorConnection } from './simulator/connection.js';
+
+/** The path of a channel's callback endpoint on the service. */
+export const callbackPath = (channelName: string): string => `/v1/callbacks/${encodeURIComponent(channelName)}`;
+
+export class ChannelRegistry {
+  private readonly byNameMap: ReadonlyMap<string, Channel>;
+
+  constructor(readonly simulator: SimulatorConnection) {
+    this.byNameMap = new Map([[simulator.channel.name, simulator.channel]]);
+  }
+
+  /**
+   * Starts (or connects to) the simulator. `serviceBaseUrl` is where the service will listen; when
+   * its port is only known after listen, call setServiceBaseUrl then.
+   */
+  static async start(config: SimulatorConfig, clock: Clock, serviceBaseUrl: string): Promise<ChannelRegistry> {
+    const simulator = await connectSimulator(config, clock, serviceBaseUrl.replace(/\/+$/, '') + callbackPath('simulator'));
+    return new ChannelRegistry(simulator);
+  }
+
+  /** The channel for a merchant's payment or payout in `currency` with `method`. */
+  channelFor(merchant: { readonly mode: 'sandbox' | 'live' }, currency: Currency, method: string): Channel {
+    if (merchant.mode === 'sandbox') return this.simulator.channel;
+    throw new AppError('METHOD_NOT_ENABLED', `No live channel is configured for ${currency} ${method}.`);
+  }
+
+  /** Acts as the payer at the simulated bank (sandbox Pay/Decline). */
+  sandboxPayer(): SandboxPayer {
+    return this.simulator.channel;
+  }
+
+  /** The channel a callback at /v1/callbacks/:channel belongs to; NOT_FOUND for any other name. */
+  byName(name: string): Channel {
+    const channel = this.byNameMap.get(name);
+    if (!channel) throw new AppError('NOT_FOUND', `No channel ${name}.`);
+    return channel;
+  }
+
+  /** Tells the in-process simulator the service's real address once it listens. */
+  setServiceBaseUrl(baseUrl: string): void {
+    this.simulator.setCallbackUrl(baseUrl.replace(/\/+$/, '') + callbackPath(this.simulator.channel.name));
+  }
+
+  async close(): Promise<void> {
+    await this.simulator.close();
+  }
+}

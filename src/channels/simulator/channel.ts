@@ -1,0 +1,197 @@
+// SimulatorChannel: the Channel (and SandboxPayer) that talks to the bank simulator over real HTTP,
+// with keep-alive connections and a deadline per request; verifies and maps its signed callbacks.
+import { Pool } from 'undici';
+import { systemClock, type Clock } from '../../domain/clock.js';
+import { AppError } from '../../domain/errors.js';
+import type { Minor } from '../../domain/money.js';
+import {
+  UpstreamUnavailableError,
+  type Channel,
+  type ChannelCallback,
+  type Collection,
+  type CollectionState,
+  type CreateCollectionRequest,
+  type PayoutState,
+  type PayoutSubmission,
+  type RefundRequest,
+  type SandboxPayer,
+} from '../channel.js';
+import { parseSimulatorCallback } from './callback-parser.js';
+import {
+  API_KEY_HEADER,
+  CALLBACK_TOLERANCE_SECONDS,
+  type CollectionBody,
+  type CreateCollectionBody,
+  type ErrorBody,
+  type PayoutBody,
+  type RefundResultBody,
+  type SubmitPayoutBody,
+} from './protocol.js';
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+const CONNECTIONS = 16;
+
+export interface SimulatorChannelOptions {
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly callbackSecret: string;
+  /** Deadline of each request, connection to last body byte (default 10 s). */
+  readonly timeoutMs?: number;
+  /** Judges callback timestamps; share the simulator's clock. */
+  readonly clock?: Clock;
+}
+
+/** The simulator refused a request (4xx) that no AppError of the contract describes: a bug or misconfiguration. */
+export class SimulatorRejectedError extends Error {
+  constructor(
+    readonly upstreamStatus: number,
+    readonly upstreamError: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Answer<T> {
+  readonly status: number;
+  readonly body: T;
+}
+
+const ref = (transactionRef: string): string => encodeURIComponent(transactionRef);
+
+export class SimulatorChannel implements Channel, SandboxPayer {
+  readonly name = 'simulator';
+  private readonly pool: Pool;
+  private readonly timeoutMs: number;
+  private readonly clock: Clock;
+
+  constructor(private readonly options: SimulatorChannelOptions) {
+    this.pool = new Pool(new URL(options.baseUrl).origin, { connections: CONNECTIONS, keepAliveTimeout: 30_000 });
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.clock = options.clock ?? systemClock;
+  }
+
+  async createCollection(request: CreateCollectionRequest): Promise<Collection> {
+    const body: CreateCollectionBody = {
+      transactionRef: request.transactionRef,
+      merchantId: request.merchantId,
+      currency: request.currency,
+      method: request.method,
+      amountMinor: String(request.amountMinor),
+      payerName: request.payerName,
+      payerEmail: request.payerEmail,
+      payerPhone: request.payerPhone,
+      expiresAtMs: request.expiresAtMs,
+    };
+    const answer = await this.call<CollectionBody>('POST', '/v1/collections', body);
+    const collection = this.expectOk(answer, 'create collection');
+    return { upstreamRef: collection.upstreamRef, instructions: collection.instructions };
+  }
+
+  async queryCollection(transactionRef: string): Promise<CollectionState> {
+    const answer = await this.call<CollectionBody>('GET', `/v1/collections/${ref(transactionRef)}`);
+    if (answer.status === 404) throw new AppError('NOT_FOUND', `The simulator has no collection ${transactionRef}.`);
+    const collection = this.expectOk(answer, 'query collection');
+    return {
+      upstreamRef: collection.upstreamRef,
+      status: collection.status,
+      ...(collection.paidAmountMinor === null ? {} : { paidAmountMinor: BigInt(collection.paidAmountMinor) }),
+      ...(collection.failureReason === null ? {} : { failureReason: collection.failureReason }),
+    };
+  }
+
+  async refund(request: RefundRequest): Promise<{ readonly refundRef: string }> {
+    const path = `/v1/collections/${ref(request.transactionRef)}/refund`;
+    const answer = await this.call<RefundResultBody>('POST', path, { amountMinor: String(request.amountMinor) });
+    if (answer.status === 422) {
+      const refusal = answer.body as unknown as ErrorBody;
+      const reason = refusal.error === 'REFUND_NOT_SUPPORTED' ? 'PAYMENT_NOT_REFUNDABLE' : 'PAYMENT_NOT_SUCCESSFUL';
+      throw new AppError(reason, `The upstream refused the refund: ${refusal.message}`);
+    }
+    return { refundRef: this.expectOk(answer, 'refund').refundRef };
+  }
+
+  async submitPayout(submission: PayoutSubmission): Promise<PayoutState> {
+    const body: SubmitPayoutBody = {
+      transactionRef: submission.transactionRef,
+      currency: submission.currency,
+      method: submission.method,
+      amountMinor: String(submission.amountMinor),
+      bankCode: submission.bankCode,
+      account: submission.account,
+      name: submission.name,
+      phone: submission.phone,
+      email: submission.email,
+    };
+    return toPayoutState(this.expectOk(await this.call<PayoutBody>('POST', '/v1/payouts', body), 'submit payout'));
+  }
+
+  async queryPayout(transactionRef: string): Promise<PayoutState> {
+    const answer = await this.call<PayoutBody>('GET', `/v1/payouts/${ref(transactionRef)}`);
+    if (answer.status === 404) return { status: 'UNKNOWN' };
+    return toPayoutState(this.expectOk(answer, 'query payout'));
+  }
+
+  parseCallback(headers: Readonly<Record<string, string | string[] | undefined>>, rawBody: Buffer): ChannelCallback {
+    const nowSeconds = Math.floor(this.clock.nowMs() / 1000);
+    return parseSimulatorCallback(headers, rawBody, this.options.callbackSecret, nowSeconds, CALLBACK_TOLERANCE_SECONDS);
+  }
+
+  /** The payer action at the "bank"; `paidAmountMinor` simulates an under- or overpayment. */
+  async completeCollection(transactionRef: string, outcome: 'Success' | 'Failed', options: { readonly paidAmountMinor?: Minor } = {}): Promise<void> {
+    const body = options.paidAmountMinor === undefined ? { outcome } : { outcome, paidAmountMinor: String(options.paidAmountMinor) };
+    const answer = await this.call<CollectionBody>('POST', `/sim/collections/${ref(transactionRef)}/complete`, body);
+    if (answer.status === 404) throw new AppError('NOT_FOUND', `The simulator has no collection ${transactionRef} yet.`);
+    if (answer.status === 409) throw new AppError('CONFLICT', `The collection ${transactionRef} is already final at the simulator.`);
+    this.expectOk(answer, 'complete collection');
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+
+  /** One request; a timeout, a broken connection, a 5xx or an unreadable answer means the outcome is unknown. */
+  private async call<T>(method: 'GET' | 'POST', path: string, body?: object): Promise<Answer<T>> {
+    let status: number;
+    let text: string;
+    try {
+      const response = await this.pool.request({
+        method,
+        path,
+        headers: { [API_KEY_HEADER]: this.options.apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      status = response.statusCode;
+      text = await response.body.text();
+    } catch (error) {
+      throw new UpstreamUnavailableError(`simulator ${method} ${path}: no answer (${describe(error)}; deadline ${this.timeoutMs} ms)`, { cause: error });
+    }
+    if (status >= 500) throw new UpstreamUnavailableError(`simulator ${method} ${path}: HTTP ${status}`);
+    try {
+      return { status, body: JSON.parse(text) as T };
+    } catch (error) {
+      throw new UpstreamUnavailableError(`simulator ${method} ${path}: unreadable answer`, { cause: error });
+    }
+  }
+
+  private expectOk<T>(answer: Answer<T>, what: string): T {
+    if (answer.status === 200) return answer.body;
+    const refusal = answer.body as unknown as Partial<ErrorBody>;
+    throw new SimulatorRejectedError(
+      answer.status,
+      refusal.error ?? 'UNKNOWN',
+      `simulator refused to ${what}: HTTP ${answer.status} ${refusal.error ?? ''} ${refusal.message ?? ''}`.trim(),
+    );
+  }
+}
+
+function toPayoutState(payout: PayoutBody): PayoutState {
+  return {
+    status: payout.status,
+    ...(payout.upstreamRef === null ? {} : { upstreamRef: payout.upstreamRef }),
+    ...(payout.failureReason === null ? {} : { failureReason: payout.failureReason }),
+  };
+}
+
+const describe = (error: unknown): string => (error instanceof Error ? error.name + ': ' + error.message : String(error));

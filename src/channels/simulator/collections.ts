@@ -1,0 +1,196 @@
+// The simulated bank's pay-ins: collections created per method, paid or declined by the payer
+// action, expired by the clock, and refunded where the method allows it. State lives in memory.
+import type { Clock } from '../../domain/clock.js';
+import { isCurrency, type Currency, type Minor } from '../../domain/money.js';
+import type { CollectionInstructions, UpstreamCollectionStatus } from '../channel.js';
+import { buildInstructions, COLLECTION_METHODS, payCodeOf, supportsRefund } from './instructions.js';
+import type { CallbackPayload, CollectionBody, CreateCollectionBody, RefundResultBody } from './protocol.js';
+import { BankRefusal, collectionRef, evictOldest, randomDigits, refundRef } from './refs.js';
+import type { SimulatorStats } from './faults.js';
+
+interface CollectionRecord {
+  readonly transactionRef: string;
+  readonly upstreamRef: string;
+  readonly currency: Currency;
+  readonly method: string;
+  readonly amountMinor: Minor;
+  readonly expiresAtMs: number;
+  readonly instructions: CollectionInstructions;
+  status: UpstreamCollectionStatus;
+  paidAmountMinor: Minor | null;
+  failureReason: string | null;
+  refund: RefundResultBody | null;
+}
+
+export interface BookOptions {
+  readonly clock: Clock;
+  readonly stats: SimulatorStats;
+  /** How many records the bank remembers before it forgets the oldest. */
+  readonly retainRecords: number;
+  readonly onChange: (payload: CallbackPayload) => void;
+}
+
+const PAY_CODE_ATTEMPTS = 8;
+
+export class CollectionBook {
+  private readonly records = new Map<string, CollectionRecord>();
+  private readonly pending = new Set<string>();
+  private readonly payCodes = new Set<string>();
+
+  constructor(private readonly options: BookOptions) {}
+
+  /** Idempotent on transactionRef: the same request answers the collection created first. */
+  create(request: CreateCollectionBody): CollectionBody {
+    const existing = this.records.get(request.transactionRef);
+    if (existing) {
+      const same = existing.currency === request.currency && existing.method === request.method && existing.amountMinor === BigInt(request.amountMinor);
+      if (!same) throw new BankRefusal(409, 'REFERENCE_REUSED', `Collection ${request.transactionRef} exists with other details.`);
+      return this.view(existing);
+    }
+    const currency = request.currency;
+    if (!isCurrency(currency)) throw new BankRefusal(400, 'UNSUPPORTED_CURRENCY', `No collections in ${currency}.`);
+    if (!COLLECTION_METHODS[currency].includes(request.method)) {
+      throw new BankRefusal(400, 'UNSUPPORTED_METHOD', `No ${request.method} collections in ${currency}.`);
+    }
+    const record = this.newRecord(request, currency);
+    this.records.set(record.transactionRef, record);
+    this.pending.add(record.transactionRef);
+    this.options.stats.collectionsCreated += 1;
+    evictOldest(this.records, this.options.retainRecords, () => true, (ref, old) => this.forget(ref, old));
+    return this.view(record);
+  }
+
+  get(transactionRef: string): CollectionBody {
+    return this.view(this.settled(transactionRef));
+  }
+
+  /** The payer pays (Success, optionally another amount) or the bank declines (Failed). */
+  complete(transactionRef: string, outcome: 'Success' | 'Failed', paidAmountMinor?: Minor): CollectionBody {
+    const record = this.settled(transactionRef);
+    if (outcome === 'Success') this.pay(record, paidAmountMinor ?? record.amountMinor);
+    else this.decline(record);
+    return this.view(record);
+  }
+
+  /** A full refund, once per collection; repeating it answers the first refund. */
+  refund(transactionRef: string, amountMinor: Minor): RefundResultBody {
+    const record = this.settled(transactionRef);
+    if (record.refund) return record.refund;
+    if (!supportsRefund(record.currency, record.method)) {
+      throw new BankRefusal(422, 'REFUND_NOT_SUPPORTED', `${record.currency} ${record.method} payments cannot be refunded.`);
+    }
+    if (record.status !== 'PAID' || record.paidAmountMinor === null) {
+      throw new BankRefusal(422, 'NOT_PAID', `Collection ${transactionRef} is ${record.status}, not PAID.`);
+    }
+    if (amountMinor !== record.paidAmountMinor) {
+      throw new BankRefusal(422, 'AMOUNT_MISMATCH', `Only the full paid amount ${record.paidAmountMinor} can be refunded.`);
+    }
+    record.refund = {
+      refundRef: refundRef(this.options.clock.nowMs()),
+      transactionRef,
+      amountMinor: String(amountMinor),
+      status: 'SUCCESS',
+    };
+    this.options.stats.refunds += 1;
+    return record.refund;
+  }
+
+  /** Expires every pending collection whose time has passed. */
+  sweep(): void {
+    for (const ref of this.pending) this.expireIfDue(this.records.get(ref)!);
+  }
+
+  private newRecord(request: CreateCollectionBody, currency: Currency): CollectionRecord {
+    const upstreamRef = collectionRef(this.options.clock.nowMs());
+    const input = { ...request, currency, upstreamRef, amountMinor: BigInt(request.amountMinor) };
+    let instructions = buildInstructions(input, randomDigits);
+    for (let attempt = 1; attempt < PAY_CODE_ATTEMPTS && this.payCodeTaken(instructions); attempt += 1) {
+      instructions = buildInstructions(input, randomDigits);
+    }
+    if (this.payCodeTaken(instructions)) throw new Error('simulator: could not issue a unique account number or code');
+    const code = payCodeOf(instructions);
+    if (code !== null) this.payCodes.add(code);
+    return {
+      transactionRef: request.transactionRef,
+      upstreamRef,
+      currency,
+      method: request.method,
+      amountMinor: input.amountMinor,
+      expiresAtMs: request.expiresAtMs,
+      instructions,
+      status: 'PENDING',
+      paidAmountMinor: null,
+      failureReason: null,
+      refund: null,
+    };
+  }
+
+  private payCodeTaken(instructions: CollectionInstructions): boolean {
+    const code = payCodeOf(instructions);
+    return code !== null && this.payCodes.has(code);
+  }
+
+  /** Money that arrives after expiry is still taken (late payment); the service decides what to do. */
+  private pay(record: CollectionRecord, paidAmountMinor: Minor): void {
+    if (record.status === 'PAID') return;
+    if (record.status === 'FAILED') throw new BankRefusal(409, 'ALREADY_FINAL', `Collection ${record.transactionRef} was declined.`);
+    record.paidAmountMinor = paidAmountMinor;
+    this.transition(record, 'PAID', null);
+  }
+
+  private decline(record: CollectionRecord): void {
+    if (record.status === 'FAILED') return;
+    if (record.status !== 'PENDING') {
+      throw new BankRefusal(409, 'ALREADY_FINAL', `Collection ${record.transactionRef} is ${record.status}.`);
+    }
+    this.transition(record, 'FAILED', 'PAYER_DECLINED');
+  }
+
+  private settled(transactionRef: string): CollectionRecord {
+    const record = this.records.get(transactionRef);
+    if (!record) throw new BankRefusal(404, 'NOT_FOUND', `No collection ${transactionRef}.`);
+    this.expireIfDue(record);
+    return record;
+  }
+
+  private expireIfDue(record: CollectionRecord): void {
+    if (record.status === 'PENDING' && this.options.clock.nowMs() >= record.expiresAtMs) {
+      this.transition(record, 'EXPIRED', null);
+    }
+  }
+
+  private transition(record: CollectionRecord, status: UpstreamCollectionStatus, failureReason: string | null): void {
+    record.status = status;
+    record.failureReason = failureReason;
+    this.pending.delete(record.transactionRef);
+    this.options.onChange({
+      kind: 'collection',
+      transactionRef: record.transactionRef,
+      upstreamRef: record.upstreamRef,
+      status,
+      paidAmountMinor: record.paidAmountMinor === null ? null : String(record.paidAmountMinor),
+      failureReason,
+    });
+  }
+
+  private forget(transactionRef: string, record: CollectionRecord): void {
+    this.pending.delete(transactionRef);
+    const code = payCodeOf(record.instructions);
+    if (code !== null) this.payCodes.delete(code);
+  }
+
+  private view(record: CollectionRecord): CollectionBody {
+    return {
+      transactionRef: record.transactionRef,
+      upstreamRef: record.upstreamRef,
+      currency: record.currency,
+      method: record.method,
+      amountMinor: String(record.amountMinor),
+      status: record.status,
+      paidAmountMinor: record.paidAmountMinor === null ? null : String(record.paidAmountMinor),
+      failureReason: record.failureReason,
+      instructions: record.instructions,
+      refundRef: record.refund?.refundRef ?? null,
+    };
+  }
+}

@@ -1,0 +1,122 @@
+// The simulator's wire format, shared by its server and by SimulatorChannel: paths, headers, JSON
+// shapes, and the callback signature. Amounts travel as decimal strings of minor units (exact bigints).
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { CollectionInstructions, UpstreamCollectionStatus, UpstreamPayoutStatus } from '../channel.js';
+
+export const API_KEY_HEADER = 'x-sim-key';
+export const SIGNATURE_HEADER = 'x-sim-signature';
+export const TIMESTAMP_HEADER = 'x-sim-timestamp';
+export const EVENT_ID_HEADER = 'x-sim-event-id';
+
+/** A callback older or newer than this (by its signed timestamp) is refused, which stops replays. */
+export const CALLBACK_TOLERANCE_SECONDS = 300;
+
+export interface CreateCollectionBody {
+  readonly transactionRef: string;
+  readonly merchantId: string;
+  readonly currency: string;
+  readonly method: string;
+  readonly amountMinor: string;
+  readonly payerName: string;
+  readonly payerEmail: string;
+  readonly payerPhone: string;
+  readonly expiresAtMs: number;
+}
+
+export interface CollectionBody {
+  readonly transactionRef: string;
+  readonly upstreamRef: string;
+  readonly currency: string;
+  readonly method: string;
+  readonly amountMinor: string;
+  readonly status: UpstreamCollectionStatus;
+  readonly paidAmountMinor: string | null;
+  readonly failureReason: string | null;
+  readonly instructions: CollectionInstructions;
+  readonly refundRef: string | null;
+}
+
+export interface RefundBody {
+  readonly amountMinor: string;
+}
+
+export interface RefundResultBody {
+  readonly refundRef: string;
+  readonly transactionRef: string;
+  readonly amountMinor: string;
+  readonly status: 'SUCCESS';
+}
+
+export interface CompleteCollectionBody {
+  readonly outcome: 'Success' | 'Failed';
+  readonly paidAmountMinor?: string;
+}
+
+export interface SubmitPayoutBody {
+  readonly transactionRef: string;
+  readonly currency: string;
+  readonly method: string;
+  readonly amountMinor: string;
+  readonly bankCode: string | null;
+  readonly account: string;
+  readonly name: string;
+  readonly phone: string;
+  readonly email: string;
+}
+
+export interface PayoutBody {
+  readonly transactionRef: string;
+  readonly status: UpstreamPayoutStatus;
+  readonly upstreamRef: string | null;
+  readonly failureReason: string | null;
+}
+
+/** What the simulator answers on a refusal (4xx/5xx). */
+export interface ErrorBody {
+  readonly error: string;
+  readonly message: string;
+}
+
+/** A state change the bank reports; the callback body adds an event id and a time. */
+export type CallbackPayload =
+  | {
+      readonly kind: 'collection';
+      readonly transactionRef: string;
+      readonly upstreamRef: string;
+      readonly status: UpstreamCollectionStatus;
+      readonly paidAmountMinor: string | null;
+      readonly failureReason: string | null;
+    }
+  | {
+      readonly kind: 'payout';
+      readonly transactionRef: string;
+      readonly status: UpstreamPayoutStatus;
+      readonly upstreamRef: string | null;
+      readonly failureReason: string | null;
+    };
+
+export type CallbackBody = CallbackPayload & { readonly eventId: string; readonly occurredAt: string };
+
+const SIGNATURE_PREFIX = 'sha256=';
+const SIGNATURE_PATTERN = /^sha256=[0-9a-f]{64}$/;
+
+function callbackMac(secret: string, timestampSeconds: string, rawBody: Uint8Array): Buffer {
+  return createHmac('sha256', secret).update(`${timestampSeconds}.`).update(rawBody).digest();
+}
+
+/** `sha256=<hex HMAC-SHA256(secret, timestamp + "." + rawBody)>`: the timestamp is inside the MAC. */
+export function signCallback(secret: string, timestampSeconds: string, rawBody: Uint8Array): string {
+  return SIGNATURE_PREFIX + callbackMac(secret, timestampSeconds, rawBody).toString('hex');
+}
+
+/** Constant-time check of a signature header; only the canonical lowercase spelling verifies. */
+export function callbackSignatureValid(
+  secret: string,
+  timestampSeconds: string,
+  rawBody: Uint8Array,
+  signature: string,
+): boolean {
+  if (!SIGNATURE_PATTERN.test(signature)) return false;
+  const given = Buffer.from(signature.slice(SIGNATURE_PREFIX.length), 'hex');
+  return timingSafeEqual(given, callbackMac(secret, timestampSeconds, rawBody));
+}

@@ -1,0 +1,68 @@
+// Asking the channel for a payment's collection (virtual account, QR payload, reference code) in
+// the background, so payment/initiate never waits on an upstream: claimed per row, retried with
+// backoff while the channel is unavailable, and the payment fails if the channel refuses it.
+import { UpstreamUnavailableError } from '../../channels/channel.js';
+import type { Currency } from '../money.js';
+import type { PaymentDeps } from './deps.js';
+import { CLAIM_LEASE_MS, collectionRetryDelayMs, FIRST_RECONCILE_AFTER_MS } from './policy.js';
+import { claimCollection } from './repository.js';
+import type { PaymentsTable } from './tables.js';
+import { markFailed } from './transitions.js';
+
+export type CollectionOutcome = 'ready' | 'retrying' | 'refused' | 'not-claimed';
+
+/** Asks the channel for one payment's collection if no other worker is doing so right now. */
+export async function requestCollection(deps: PaymentDeps, row: PaymentsTable): Promise<CollectionOutcome> {
+  const nowMs = deps.clock.nowMs();
+  if (!(await claimCollection(deps.db, row, nowMs + CLAIM_LEASE_MS))) return 'not-claimed';
+  const attempts = Number(row.collection_attempts) + 1;
+  const channel = deps.channels.byName(row.channel);
+  try {
+    // The channel keys collections by transactionRef, so asking again after a lost answer is safe.
+    const collection = await channel.createCollection({
+      transactionRef: row.transaction_ref,
+      merchantId: row.merchant_id,
+      currency: row.currency as Currency,
+      method: row.method,
+      amountMinor: row.amount_minor,
+      payerName: row.payer_name,
+      payerEmail: row.payer_email,
+      payerPhone: row.payer_phone,
+      expiresAtMs: Number(row.expires_at_ms),
+    });
+    const readyAtMs = deps.clock.nowMs();
+    const firstReconcileMs = Math.min(readyAtMs + FIRST_RECONCILE_AFTER_MS, Number(row.expires_at_ms));
+    await deps.db
+      .updateTable('payments')
+      .set({
+        collection_state: 'ready',
+        collection_json: JSON.stringify(collection.instructions),
+        upstream_ref: collection.upstreamRef,
+        reconcile_at_ms: BigInt(firstReconcileMs),
+      })
+      .where('transaction_ref', '=', row.transaction_ref)
+      .where('collection_state', '=', 'requested')
+      .execute();
+    return 'ready';
+  } catch (error) {
+    if (error instanceof UpstreamUnavailableError) {
+      await deps.db
+        .updateTable('payments')
+        .set({ collection_next_at_ms: BigInt(deps.clock.nowMs() + collectionRetryDelayMs(attempts)) })
+        .where('transaction_ref', '=', row.transaction_ref)
+        .where('collection_state', '=', 'requested')
+        .execute();
+      return 'retrying';
+    }
+    // Any other answer is the channel's refusal: the payer can never pay this payment.
+    deps.log?.warn({ err: error, transactionRef: row.transaction_ref, channel: row.channel }, 'channel refused a collection; payment fails');
+    await deps.db
+      .updateTable('payments')
+      .set({ collection_state: 'failed' })
+      .where('transaction_ref', '=', row.transaction_ref)
+      .where('collection_state', '=', 'requested')
+      .execute();
+    await markFailed(deps, row, 'UPSTREAM_REJECTED');
+    return 'refused';
+  }
+}

@@ -1,0 +1,86 @@
+// Asking channels instead of waiting for them: while a payment is pending, a callback that is
+// overdue is replaced by a query (backing off from 2 to 10 minutes, and always one at expiry); at
+// expiry the channel has the last word before the payment becomes Expired, so a payment paid in
+// time whose callback was lost is never expired.
+import { UpstreamUnavailableError, type CollectionState } from '../../channels/channel.js';
+import type { PaymentDeps } from './deps.js';
+import {
+  EXPIRY_CONFIRM_GRACE_MS,
+  EXPIRY_RETRY_MS,
+  FIRST_RECONCILE_AFTER_MS,
+  JOB_BATCH_SIZE,
+  MAX_RECONCILE_GAP_MS,
+} from './policy.js';
+import { expiredPending, reconciliationsDue } from './repository.js';
+import type { PaymentsTable } from './tables.js';
+import { markExpired } from './transitions.js';
+
+type Apply = (transactionRef: string, state: CollectionState) => Promise<PaymentsTable | null>;
+
+export class Reconciler {
+  constructor(
+    private readonly deps: PaymentDeps,
+    private readonly apply: Apply,
+  ) {}
+
+  async expireDue(): Promise<number> {
+    const rows = await expiredPending(this.deps.db, this.deps.clock.nowMs(), JOB_BATCH_SIZE);
+    await Promise.all(rows.map((row) => this.settleAtExpiry(row)));
+    return rows.length;
+  }
+
+  async reconcileDue(): Promise<number> {
+    const rows = await reconciliationsDue(this.deps.db, this.deps.clock.nowMs(), JOB_BATCH_SIZE);
+    await Promise.all(rows.map((row) => this.reconcile(row)));
+    return rows.length;
+  }
+
+  private async settleAtExpiry(row: PaymentsTable): Promise<void> {
+    if (row.collection_state === 'ready') {
+      const state = await this.ask(row);
+      if (state === 'unavailable') {
+        const nowMs = this.deps.clock.nowMs();
+        if (nowMs < Number(row.expires_at_ms) + EXPIRY_CONFIRM_GRACE_MS) {
+          await this.scheduleNext(row, nowMs + EXPIRY_RETRY_MS);
+          return;
+        }
+      } else if (state !== null && (state.status === 'PAID' || state.status === 'FAILED')) {
+        const after = await this.apply(row.transaction_ref, state);
+        if (after?.status !== 'Pending') return;
+      }
+    }
+    await markExpired(this.deps, row);
+  }
+
+  private async reconcile(row: PaymentsTable): Promise<void> {
+    const state = await this.ask(row);
+    if (state !== 'unavailable' && state !== null && (state.status === 'PAID' || state.status === 'FAILED')) {
+      const after = await this.apply(row.transaction_ref, state);
+      if (after?.status !== 'Pending') return;
+    }
+    const nowMs = this.deps.clock.nowMs();
+    const sinceCreatedMs = nowMs - Number(row.created_at_ms);
+    const gapMs = state === 'unavailable' ? EXPIRY_RETRY_MS : Math.min(MAX_RECONCILE_GAP_MS, Math.max(FIRST_RECONCILE_AFTER_MS, sinceCreatedMs));
+    await this.scheduleNext(row, Math.min(nowMs + gapMs, Number(row.expires_at_ms)));
+  }
+
+  /** The channel's view of the collection; null when it does not know it, 'unavailable' when it did not answer. */
+  private async ask(row: PaymentsTable): Promise<CollectionState | null | 'unavailable'> {
+    try {
+      return await this.deps.channels.byName(row.channel).queryCollection(row.transaction_ref);
+    } catch (error) {
+      if (error instanceof UpstreamUnavailableError) return 'unavailable';
+      this.deps.log?.warn({ err: error, transactionRef: row.transaction_ref }, 'channel could not report a collection');
+      return null;
+    }
+  }
+
+  private async scheduleNext(row: PaymentsTable, atMs: number): Promise<void> {
+    await this.deps.db
+      .updateTable('payments')
+      .set({ reconcile_at_ms: BigInt(atMs) })
+      .where('transaction_ref', '=', row.transaction_ref)
+      .where('status', '=', 'Pending')
+      .execute();
+  }
+}

@@ -1,0 +1,114 @@
+// Reads and claims on the payments table. Every state change elsewhere is a conditional update
+// (WHERE status = ...), so concurrent callbacks, jobs and requests can race without double effects.
+import type { Executor } from '../../store/schema.js';
+import type { PaymentsTable } from './tables.js';
+
+export async function findByRef(db: Executor, transactionRef: string): Promise<PaymentsTable | undefined> {
+  return db.selectFrom('payments').selectAll().where('transaction_ref', '=', transactionRef).executeTakeFirst();
+}
+
+/** A merchant's payment by either reference; another merchant's payment reads as missing. */
+export async function findForMerchant(
+  db: Executor,
+  merchantId: string,
+  query: { readonly transactionRef: string } | { readonly merchantRef: string },
+): Promise<PaymentsTable | undefined> {
+  const base = db.selectFrom('payments').selectAll().where('merchant_id', '=', merchantId);
+  return 'transactionRef' in query
+    ? base.where('transaction_ref', '=', query.transactionRef).executeTakeFirst()
+    : base.where('merchant_ref', '=', query.merchantRef).executeTakeFirst();
+}
+
+export async function findByTokenHash(db: Executor, tokenHash: string): Promise<PaymentsTable | undefined> {
+  return db.selectFrom('payments').selectAll().where('checkout_token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+/** Inserts unless the merchant already used this merchantRef; true when this call created the row. */
+export async function insertIfNew(db: Executor, row: PaymentsTable): Promise<boolean> {
+  const inserted = await db
+    .insertInto('payments')
+    .values(row)
+    .onConflict((oc) => oc.columns(['merchant_id', 'merchant_ref']).doNothing())
+    .returning('transaction_ref')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/** Payments whose collection the channel should be asked for now. */
+export async function collectionsDue(db: Executor, nowMs: number, limit: number): Promise<PaymentsTable[]> {
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where('collection_state', '=', 'requested')
+    .where('collection_next_at_ms', '<=', BigInt(nowMs))
+    .orderBy('collection_next_at_ms')
+    .limit(limit)
+    .execute();
+}
+
+/** Pending payments past their expiry, oldest first, skipping those waiting to ask the channel again. */
+export async function expiredPending(db: Executor, nowMs: number, limit: number): Promise<PaymentsTable[]> {
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where('status', '=', 'Pending')
+    .where('expires_at_ms', '<=', BigInt(nowMs))
+    .where((eb) => eb.or([eb('reconcile_at_ms', 'is', null), eb('reconcile_at_ms', '<=', BigInt(nowMs))]))
+    .orderBy('expires_at_ms')
+    .limit(limit)
+    .execute();
+}
+
+/** Pending payments, not yet expired, whose collection the channel should be asked about. */
+export async function reconciliationsDue(db: Executor, nowMs: number, limit: number): Promise<PaymentsTable[]> {
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where('status', '=', 'Pending')
+    .where('reconcile_at_ms', '<=', BigInt(nowMs))
+    .where('expires_at_ms', '>', BigInt(nowMs))
+    .orderBy('reconcile_at_ms')
+    .limit(limit)
+    .execute();
+}
+
+/** Refunds whose outcome the channel has not confirmed and whose lease ran out. */
+export async function refundsDue(db: Executor, nowMs: number, limit: number): Promise<PaymentsTable[]> {
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where('refund_state', '=', 'requested')
+    .where('refund_next_at_ms', '<=', BigInt(nowMs))
+    .orderBy('refund_next_at_ms')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Takes a collection request for this worker until `leaseUntilMs`: succeeds only if nobody changed
+ * the row's schedule since it was read, so two workers never ask the channel at the same time.
+ */
+export async function claimCollection(db: Executor, row: PaymentsTable, leaseUntilMs: number): Promise<boolean> {
+  const result = await db
+    .updateTable('payments')
+    .set({ collection_next_at_ms: BigInt(leaseUntilMs), collection_attempts: row.collection_attempts + 1n })
+    .where('transaction_ref', '=', row.transaction_ref)
+    .where('collection_state', '=', 'requested')
+    .where('collection_next_at_ms', '=', row.collection_next_at_ms)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+/** The same for a refund whose outcome is unknown. */
+export async function claimRefund(db: Executor, row: PaymentsTable, leaseUntilMs: number): Promise<boolean> {
+  if (row.refund_ref === null || row.refund_next_at_ms === null) return false;
+  const result = await db
+    .updateTable('payments')
+    .set({ refund_next_at_ms: BigInt(leaseUntilMs), refund_attempts: row.refund_attempts + 1n })
+    .where('transaction_ref', '=', row.transaction_ref)
+    .where('refund_state', '=', 'requested')
+    .where('refund_ref', '=', row.refund_ref)
+    .where('refund_next_at_ms', '=', row.refund_next_at_ms)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}

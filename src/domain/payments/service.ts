@@ -1,0 +1,313 @@
+// PaymentService: the pay-in module's one entry point. Creates payments (idempotent per
+// merchantRef), answers status queries, refunds, applies what channels report (callbacks,
+// reconciliation, sandbox completion) and feeds the checkout pages through CheckoutSource.
+import { UpstreamUnavailableError, type CollectionState } from '../../channels/channel.js';
+import { AppError, notFound } from '../errors.js';
+import type { Merchant } from '../merchants.js';
+import { newId } from '../ids.js';
+import { toMajor, type Currency } from '../money.js';
+import type { CheckoutSource, CheckoutView } from './checkout-view.js';
+import { checkoutUrl, hashCheckoutToken, isWellFormedToken, newCheckoutToken } from './checkout-token.js';
+import { requestCollection } from './collections.js';
+import type { PaymentDeps } from './deps.js';
+import { latePaymentsDue, returnLatePayment } from './late-payments.js';
+import { EXPIRY_CONFIRM_GRACE_MS, JOB_BATCH_SIZE, PAYMENT_TTL_MS, SANDBOX_COMPLETE_TIMEOUT_MS } from './policy.js';
+import { checkoutView, initiateResult, paymentRecord, refundResult, type InitiateResult, type PaymentRecord, type RefundResult } from './records.js';
+import { Refunds } from './refunds.js';
+import { collectionsDue, findByRef, findByTokenHash, findForMerchant, insertIfNew, refundsDue } from './repository.js';
+import { buildDraft, requestHash, requireCurrency, requirePayinMethod, type InitiateRequest } from './rules.js';
+import { Reconciler } from './reconciler.js';
+import type { PaymentsTable } from './tables.js';
+import { failureReasonOf, markExpired, markFailed, markSucceeded, recordLatePayment } from './transitions.js';
+
+export type PaymentQuery = { readonly transactionRef?: string; readonly merchantRef?: string };
+export type SandboxOutcome = 'Success' | 'Failed';
+
+export interface MethodTermsView {
+  readonly method: string;
+  readonly minAmount: number;
+  readonly maxAmount: number;
+  readonly refundable?: boolean;
+  readonly fee: { readonly bps: number; readonly percent: number; readonly fixed: number };
+}
+
+export interface MethodsView {
+  readonly currency: Currency;
+  readonly payin: MethodTermsView[];
+  readonly payout: MethodTermsView[];
+}
+
+const POLL_INTERVAL_MS = 50;
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Repeats an idempotent call to the sandbox bank while it does not answer, until the deadline. */
+async function untilAnswered(deadlineMs: number, call: () => Promise<void>): Promise<void> {
+  for (;;) {
+    try {
+      return await call();
+    } catch (error) {
+      if (!(error instanceof UpstreamUnavailableError)) throw error;
+      if (Date.now() >= deadlineMs) throw new AppError('UNAVAILABLE', 'The sandbox bank did not answer; retry shortly.');
+      await sleep(POLL_INTERVAL_MS);
+    }
+  }
+}
+
+/** Exactly one of the two references, else VALIDATION_FAILED. */
+function oneReference(query: PaymentQuery): { transactionRef: string } | { merchantRef: string } {
+  const { transactionRef, merchantRef } = query;
+  if ((transactionRef === undefined) === (merchantRef === undefined)) {
+    throw new AppError('VALIDATION_FAILED', 'Send exactly one of transactionRef and merchantRef.', [
+      { field: transactionRef === undefined ? 'transactionRef' : 'merchantRef', problem: 'exactly one of transactionRef and merchantRef is required' },
+    ]);
+  }
+  return transactionRef !== undefined ? { transactionRef } : { merchantRef: merchantRef! };
+}
+
+export class PaymentService implements CheckoutSource {
+  private readonly refunds: Refunds;
+  private readonly reconciler: Reconciler;
+
+  constructor(private readonly deps: PaymentDeps) {
+    this.refunds = new Refunds(deps);
+    this.reconciler = new Reconciler(deps, (ref, state) => this.applyCollectionState(ref, state));
+  }
+
+  /**
+   * Creates a payment, or answers the original one when the merchant repeats the same request
+   * under the same merchantRef. The row (with its checkout token) is all that is written; the
+   * collection is asked for in the background.
+   */
+  async initiate(merchant: Merchant, request: InitiateRequest): Promise<InitiateResult> {
+    const currency = requireCurrency(request.currency);
+    const method = requirePayinMethod(currency, request.method);
+    const bounds = await this.deps.fees.limitsFor(merchant.id, currency, method.method, 'payin');
+    const draft = buildDraft(request, currency, method, bounds, merchant.mode, this.deps.webhookUrlCheck);
+    const hash = requestHash(draft);
+    const feeMinor = await this.deps.fees.feeFor(merchant.id, currency, method.method, 'payin', draft.amountMinor);
+    const channel = this.deps.channels.channelFor(merchant, currency, method.method);
+    const token = newCheckoutToken();
+    const nowMs = BigInt(this.deps.clock.nowMs());
+    const row: PaymentsTable = {
+      transaction_ref: newId(),
+      merchant_id: merchant.id,
+      merchant_ref: draft.merchantRef,
+      request_hash: hash,
+      method: method.method,
+      currency,
+      amount_minor: draft.amountMinor,
+      fee_minor: feeMinor,
+      paid_amount_minor: null,
+      status: 'Pending',
+      failure_reason: null,
+      payer_name: draft.payerName,
+      payer_email: draft.payerEmail,
+      payer_phone: draft.payerPhone,
+      redirect_url: draft.redirectUrl,
+      webhook_url: draft.webhookUrl,
+      checkout_token_hash: hashCheckoutToken(token),
+      checkout_token_enc: this.deps.box.seal(token),
+      channel: channel.name,
+      upstream_ref: null,
+      collection_json: null,
+      collection_state: 'requested',
+      collection_attempts: 0n,
+      collection_next_at_ms: nowMs,
+      reconcile_at_ms: null,
+      refund_state: null,
+      refund_ref: null,
+      refund_upstream_ref: null,
+      refund_attempts: 0n,
+      refund_next_at_ms: null,
+      created_at_ms: nowMs,
+      updated_at_ms: nowMs,
+      expires_at_ms: nowMs + BigInt(PAYMENT_TTL_MS),
+      completed_at_ms: null,
+      refunded_at_ms: null,
+    };
+    if (await insertIfNew(this.deps.db, row)) return initiateResult(row, this.checkoutUrlOf(token));
+    const original = await findForMerchant(this.deps.db, merchant.id, { merchantRef: draft.merchantRef });
+    if (!original) throw new Error(`payments: merchantRef ${draft.merchantRef} conflicted but cannot be read`);
+    if (original.request_hash !== hash) {
+      throw new AppError('DUPLICATE_MERCHANT_REF', `merchantRef ${draft.merchantRef} was already used with a different request.`);
+    }
+    return initiateResult(original, this.checkoutUrlOf(this.deps.box.open(original.checkout_token_enc)));
+  }
+
+  async status(merchant: Merchant, query: PaymentQuery): Promise<PaymentRecord> {
+    const row = await findForMerchant(this.deps.db, merchant.id, oneReference(query));
+    if (!row) throw notFound('payment');
+    return paymentRecord(row, this.deps.clock.nowMs());
+  }
+
+  async refund(merchant: Merchant, query: { readonly transactionRef: string }): Promise<RefundResult> {
+    return refundResult(await this.refunds.refund(merchant.id, query.transactionRef));
+  }
+
+  /** Every pay-in and payout method of a currency with this merchant's bounds and fees. */
+  async methods(merchant: Merchant, currencyCode: string): Promise<MethodsView> {
+    const currency = requireCurrency(currencyCode);
+    const terms = await this.deps.fees.termsFor(merchant.id, currency);
+    const view = (t: (typeof terms)[number]): MethodTermsView => ({
+      method: t.method,
+      minAmount: toMajor(t.bounds.minMinor),
+      maxAmount: toMajor(t.bounds.maxMinor),
+      ...(t.direction === 'payin' ? { refundable: t.refundable } : {}),
+      fee: { bps: Number(t.fee.bps), percent: Number(t.fee.bps) / 100, fixed: toMajor(t.fee.fixedMinor) },
+    });
+    return {
+      currency,
+      payin: terms.filter((t) => t.direction === 'payin').map(view),
+      payout: terms.filter((t) => t.direction === 'payout').map(view),
+    };
+  }
+
+  /**
+   * Applies what a channel says about a payment's collection; safe to call any number of times
+   * with the same news. PAID makes a pending payment Success (a PAID later than the expiry grace,
+   * or for a payment already Expired or Failed, is late money); FAILED makes it Failed; EXPIRED
+   * makes it Expired once its time has passed. `fromChannel`, when given, must be the payment's.
+   * Returns the payment afterwards, or null when there is no such payment.
+   */
+  async applyCollectionState(transactionRef: string, state: CollectionState, fromChannel?: string): Promise<PaymentsTable | null> {
+    const row = await findByRef(this.deps.db, transactionRef);
+    if (!row) {
+      this.deps.log?.warn({ transactionRef, status: state.status }, 'collection news for an unknown payment; ignored');
+      return null;
+    }
+    const foreign = (fromChannel !== undefined && fromChannel !== row.channel) || (row.upstream_ref !== null && row.upstream_ref !== state.upstreamRef);
+    if (foreign) {
+      this.deps.log?.warn({ transactionRef, fromChannel, upstreamRef: state.upstreamRef }, 'collection news does not match the payment; ignored');
+      return row;
+    }
+    switch (state.status) {
+      case 'PAID':
+        await this.applyPaid(row, state);
+        break;
+      case 'FAILED':
+        if (row.status === 'Pending') await markFailed(this.deps, row, failureReasonOf(state.failureReason));
+        break;
+      case 'EXPIRED':
+        if (row.status === 'Pending' && Number(row.expires_at_ms) <= this.deps.clock.nowMs()) await markExpired(this.deps, row);
+        break;
+      case 'PENDING':
+        break;
+    }
+    return (await findByRef(this.deps.db, transactionRef)) ?? null;
+  }
+
+  /** Sandbox only: the payer pays or the bank declines, then the outcome is applied at once. */
+  async sandboxComplete(merchant: Merchant, transactionRef: string, outcome: SandboxOutcome): Promise<PaymentRecord> {
+    if (merchant.mode !== 'sandbox') {
+      throw new AppError('METHOD_NOT_ENABLED', 'Sandbox completion is only for sandbox merchants; live payments are completed by the payer.');
+    }
+    const row = await findForMerchant(this.deps.db, merchant.id, { transactionRef });
+    if (!row) throw notFound('payment');
+    return paymentRecord(await this.completeAsPayer(row, outcome), this.deps.clock.nowMs());
+  }
+
+  async viewByToken(token: string): Promise<CheckoutView | null> {
+    const row = await this.rowByToken(token);
+    if (!row) return null;
+    return checkoutView(row, await this.deps.merchants.get(row.merchant_id));
+  }
+
+  async sandboxCompleteByToken(token: string, outcome: SandboxOutcome): Promise<CheckoutView> {
+    const row = await this.rowByToken(token);
+    if (!row) throw new AppError('NOT_FOUND', 'No such checkout.');
+    const merchant = await this.deps.merchants.get(row.merchant_id);
+    if (merchant.mode !== 'sandbox') throw new AppError('FORBIDDEN', 'Only sandbox payments can be completed from the page.');
+    return checkoutView(await this.completeAsPayer(row, outcome), merchant);
+  }
+
+  // Background work, one bounded batch per call (see jobs.ts).
+
+  /** Asks channels for the collections of new payments (and retries those the channel could not serve). */
+  async requestDueCollections(): Promise<number> {
+    const rows = await collectionsDue(this.deps.db, this.deps.clock.nowMs(), JOB_BATCH_SIZE);
+    const outcomes = await Promise.all(rows.map((row) => requestCollection(this.deps, row)));
+    return outcomes.filter((outcome) => outcome !== 'not-claimed').length;
+  }
+
+  /** Pending payments past expiry: a last word with the channel, then Expired. */
+  expireDue(): Promise<number> {
+    return this.reconciler.expireDue();
+  }
+
+  /** Pending payments whose callback is overdue: asks the channel and applies its answer. */
+  reconcileDue(): Promise<number> {
+    return this.reconciler.reconcileDue();
+  }
+
+  /** Refunds the channel has not confirmed yet. */
+  async retryDueRefunds(): Promise<number> {
+    return this.refunds.retryDue(await refundsDue(this.deps.db, this.deps.clock.nowMs(), JOB_BATCH_SIZE));
+  }
+
+  /** Late payments to send back to their payers. */
+  async returnDueLatePayments(): Promise<number> {
+    const due = await latePaymentsDue(this.deps.db, this.deps.clock.nowMs(), JOB_BATCH_SIZE);
+    const claimed = await Promise.all(due.map((late) => returnLatePayment(this.deps, late)));
+    return claimed.filter(Boolean).length;
+  }
+
+  private async applyPaid(row: PaymentsTable, state: CollectionState): Promise<void> {
+    if (row.status === 'Pending') {
+      const inTime = this.deps.clock.nowMs() < Number(row.expires_at_ms) + EXPIRY_CONFIRM_GRACE_MS;
+      if (inTime && (await markSucceeded(this.deps, row, state))) return;
+      if (!inTime) await markExpired(this.deps, row);
+      const current = await findByRef(this.deps.db, row.transaction_ref);
+      if (!current || current.status === 'Pending') throw new Error(`payments: ${row.transaction_ref} could not leave Pending`);
+      row = current;
+    }
+    if (row.status !== 'Expired' && row.status !== 'Failed') return;
+    const late = await recordLatePayment(this.deps, row, state);
+    if (late?.disposition === 'refund_pending') await returnLatePayment(this.deps, late);
+  }
+
+  /**
+   * The payer's action at the simulated bank, then the bank's answer applied without waiting for
+   * its callback. Both bank calls are idempotent, so a call the bank did not answer is repeated
+   * until SANDBOX_COMPLETE_TIMEOUT_MS has passed.
+   */
+  private async completeAsPayer(first: PaymentsTable, outcome: SandboxOutcome): Promise<PaymentsTable> {
+    if (first.status !== 'Pending' && first.status !== 'Expired') return first;
+    const deadlineMs = Date.now() + SANDBOX_COMPLETE_TIMEOUT_MS;
+    const row = first.status === 'Pending' ? await this.ensureCollection(first, deadlineMs) : first;
+    if (row.collection_state !== 'ready') return row;
+    await untilAnswered(deadlineMs, () => this.payAtBank(row, outcome));
+    return (await findByRef(this.deps.db, row.transaction_ref))!;
+  }
+
+  private async payAtBank(row: PaymentsTable, outcome: SandboxOutcome): Promise<void> {
+    try {
+      await this.deps.channels.sandboxPayer().completeCollection(row.transaction_ref, outcome);
+    } catch (error) {
+      // Already final at the bank (e.g. declining a payment it took late): nothing for the payer to do.
+      if (!(error instanceof AppError && error.reason === 'CONFLICT')) throw error;
+    }
+    const state = await this.deps.channels.byName(row.channel).queryCollection(row.transaction_ref);
+    await this.applyCollectionState(row.transaction_ref, state);
+  }
+
+  /** Waits (bounded) until the payment's collection exists at the channel, asking for it whenever it is due. */
+  private async ensureCollection(first: PaymentsTable, deadlineMs: number): Promise<PaymentsTable> {
+    let row = first;
+    while (row.status === 'Pending' && row.collection_state === 'requested') {
+      if (Number(row.collection_next_at_ms) <= this.deps.clock.nowMs()) await requestCollection(this.deps, row);
+      else if (Date.now() >= deadlineMs) throw new AppError('UNAVAILABLE', 'The payment is still being prepared; retry shortly.');
+      else await sleep(POLL_INTERVAL_MS);
+      row = (await findByRef(this.deps.db, row.transaction_ref))!;
+    }
+    return row;
+  }
+
+  private async rowByToken(token: string): Promise<PaymentsTable | undefined> {
+    if (!isWellFormedToken(token)) return undefined;
+    return findByTokenHash(this.deps.db, hashCheckoutToken(token));
+  }
+
+  private checkoutUrlOf(token: string): string {
+    return checkoutUrl(this.deps.publicBaseUrl, token);
+  }
+}

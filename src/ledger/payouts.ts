@@ -1,0 +1,236 @@
+// Payout funds: reserve amount + fee into `held` (available first, then credit), then either
+// complete (the money leaves to the beneficiary and the fee to revenue) or release (it goes back
+// where it came from). A reservation is closed exactly once; its row's status guards that.
+import { sql } from 'kysely';
+import { AppError } from '../domain/errors.js';
+import type { Currency, Minor } from '../domain/money.js';
+import type { Executor } from '../store/schema.js';
+import type { LedgerReservationsTable } from './tables.js';
+import { merchantAccount, platformAccount, readMerchantBalances } from './accounts.js';
+import { assertNonNegative, assertPositive, minMinor, type LedgerContext } from './context.js';
+import { insufficientBalance, postJournal } from './journal.js';
+
+export interface PayoutReservation {
+  readonly merchantId: string;
+  readonly currency: Currency;
+  readonly amountMinor: Minor;
+  readonly feeMinor: Minor;
+  /** The payout's transactionRef. */
+  readonly ref: string;
+}
+
+export interface Reservation {
+  readonly ref: string;
+  readonly merchantId: string;
+  readonly currency: Currency;
+  readonly amountMinor: Minor;
+  readonly feeMinor: Minor;
+  readonly fromAvailableMinor: Minor;
+  readonly fromCreditMinor: Minor;
+  readonly status: 'held' | 'released' | 'completed';
+  /** True when this call found the work already done (same ref). */
+  readonly replayed: boolean;
+}
+
+const toReservation = (row: LedgerReservationsTable, replayed: boolean): Reservation => ({
+  ref: row.ref,
+  merchantId: row.merchant_id,
+  currency: row.currency as Currency,
+  amountMinor: row.amount_minor,
+  feeMinor: row.fee_minor,
+  fromAvailableMinor: row.from_available_minor,
+  fromCreditMinor: row.from_credit_minor,
+  status: row.status,
+  replayed,
+});
+
+async function readReservation(db: Executor, ref: string): Promise<LedgerReservationsTable | undefined> {
+  return db.selectFrom('ledger_reservations').selectAll().where('ref', '=', ref).executeTakeFirst();
+}
+
+/** A retried reserve must describe the same payout; anything else is a bug upstream of the ledger. */
+function assertSameReservation(row: LedgerReservationsTable, input: PayoutReservation): void {
+  if (row.merchant_id !== input.merchantId || row.amount_minor !== input.amountMinor || row.fee_minor !== input.feeMinor) {
+    throw new AppError('CONFLICT', `Reservation ${input.ref} exists with different amounts.`);
+  }
+}
+
+interface Split {
+  readonly fromAvailableMinor: Minor;
+  readonly fromCreditMinor: Minor;
+}
+
+/** Available first, then credit; null when the two together are short. */
+function splitReservation(balances: { available: Minor; credit: Minor }, totalMinor: Minor): Split | null {
+  const fromAvailableMinor = minMinor(balances.available, totalMinor);
+  const fromCreditMinor = totalMinor - fromAvailableMinor;
+  return fromCreditMinor > balances.credit ? null : { fromAvailableMinor, fromCreditMinor };
+}
+
+/**
+ * available -a, credit -c, held +(amount + fee) with a = min(available, total), c = total - a.
+ * On PostgreSQL it first tries without locking the merchant's rows while it decides: the guarded
+ * updates at the very end take the locks, so a hot merchant's rows stay locked only from those
+ * updates to the commit. If a concurrent payout got there first, the attempt is rolled back to a
+ * savepoint and decided again under lock, so it is never refused while available + credit suffice.
+ */
+export async function reserveForPayout(db: Executor, ctx: LedgerContext, input: PayoutReservation): Promise<Reservation> {
+  assertPositive('amountMinor', input.amountMinor);
+  assertNonNegative('feeMinor', input.feeMinor);
+  if (ctx.storeKind === 'postgres') {
+    const reserved = await reserveOptimistically(db, ctx, input);
+    if (reserved) return reserved;
+  }
+  return reserveLocked(db, ctx, input);
+}
+
+const totalOf = (input: PayoutReservation): Minor => input.amountMinor + input.feeMinor;
+
+async function reserveOptimistically(db: Executor, ctx: LedgerContext, input: PayoutReservation): Promise<Reservation | null> {
+  const balances = await readMerchantBalances(db, ctx.storeKind, input.merchantId, input.currency, ['available', 'credit'], false);
+  const split = splitReservation(balances, totalOf(input));
+  if (!split) return null;
+  await sql`SAVEPOINT ledger_reserve`.execute(db);
+  try {
+    return await writeReservation(db, ctx, input, split);
+  } catch (error) {
+    if (!(error instanceof AppError && error.reason === 'INSUFFICIENT_BALANCE')) throw error;
+    await sql`ROLLBACK TO SAVEPOINT ledger_reserve`.execute(db);
+    return null;
+  }
+}
+
+async function reserveLocked(db: Executor, ctx: LedgerContext, input: PayoutReservation): Promise<Reservation> {
+  const balances = await readMerchantBalances(db, ctx.storeKind, input.merchantId, input.currency, ['available', 'credit'], true);
+  const split = splitReservation(balances, totalOf(input));
+  if (split) return writeReservation(db, ctx, input, split);
+  const existing = await readReservation(db, input.ref);
+  if (existing) return replayedReservation(existing, input);
+  throw insufficientBalance('Payout amount plus fee exceeds the available balance and credit.');
+}
+
+/** Claims the ref with the reservation row (a replay writes nothing), then posts the entry. */
+async function writeReservation(db: Executor, ctx: LedgerContext, input: PayoutReservation, split: Split): Promise<Reservation> {
+  const { merchantId, currency } = input;
+  const nowMs = ctx.clock.nowMs();
+  const row: LedgerReservationsTable = {
+    ref: input.ref,
+    merchant_id: merchantId,
+    currency,
+    amount_minor: input.amountMinor,
+    fee_minor: input.feeMinor,
+    from_available_minor: split.fromAvailableMinor,
+    from_credit_minor: split.fromCreditMinor,
+    status: 'held',
+    created_at_ms: BigInt(nowMs),
+    updated_at_ms: BigInt(nowMs),
+  };
+  const claimed = await db
+    .insertInto('ledger_reservations')
+    .values(row)
+    .onConflict((oc) => oc.column('ref').doNothing())
+    .returning('ref')
+    .executeTakeFirst();
+  if (!claimed) return replayedReservation((await readReservation(db, input.ref))!, input);
+  const posted = await postJournal(db, {
+    kind: 'payout_reserve',
+    ref: input.ref,
+    merchantId,
+    currency,
+    nowMs,
+    postings: [
+      { account: merchantAccount(merchantId, currency, 'available'), amountMinor: -split.fromAvailableMinor },
+      { account: merchantAccount(merchantId, currency, 'credit'), amountMinor: -split.fromCreditMinor },
+      { account: merchantAccount(merchantId, currency, 'held'), amountMinor: totalOf(input) },
+    ],
+  });
+  if (posted.replayed) throw new Error(`ledger: reserve entry ${input.ref} exists without its reservation row`);
+  return toReservation(row, false);
+}
+
+function replayedReservation(row: LedgerReservationsTable, input: PayoutReservation): Reservation {
+  assertSameReservation(row, input);
+  return toReservation(row, true);
+}
+
+/**
+ * Moves a held reservation to its final status; returns null when it is no longer held. The
+ * conditional UPDATE takes the row lock, so of a racing release and complete only one proceeds.
+ */
+async function closeReservation(
+  db: Executor,
+  ref: string,
+  status: 'released' | 'completed',
+  nowMs: number,
+): Promise<LedgerReservationsTable | null> {
+  const row = await db
+    .updateTable('ledger_reservations')
+    .set({ status, updated_at_ms: BigInt(nowMs) })
+    .where('ref', '=', ref)
+    .where('status', '=', 'held')
+    .returningAll()
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** Explains why a reservation could not be closed: a replay of the same close, or a conflict. */
+async function alreadyClosed(db: Executor, ref: string, wanted: 'released' | 'completed'): Promise<Reservation> {
+  const row = await readReservation(db, ref);
+  if (!row) throw new AppError('NOT_FOUND', `No reservation ${ref}.`);
+  if (row.status !== wanted) throw new AppError('CONFLICT', `Reservation ${ref} is already ${row.status}.`);
+  return toReservation(row, true);
+}
+
+/**
+ * Payout failed: held -total; the credit part goes back to `credit` as far as the line has room
+ * (a settlement may have repaid it meanwhile), everything else to `available`.
+ */
+export async function releaseReservation(db: Executor, ctx: LedgerContext, ref: string): Promise<Reservation> {
+  const nowMs = ctx.clock.nowMs();
+  const row = await closeReservation(db, ref, 'released', nowMs);
+  if (!row) return alreadyClosed(db, ref, 'released');
+  const { merchant_id: merchantId } = row;
+  const currency = row.currency as Currency;
+  // Lock available too: rows are always taken in id order, and available sorts before credit.
+  const kinds = ['available', 'credit', 'credit_line'] as const;
+  const balances = await readMerchantBalances(db, ctx.storeKind, merchantId, currency, kinds, true);
+  const roomMinor = -balances.credit_line - balances.credit;
+  const toCreditMinor = minMinor(row.from_credit_minor, roomMinor > 0n ? roomMinor : 0n);
+  const totalMinor = row.amount_minor + row.fee_minor;
+  const posted = await postJournal(db, {
+    kind: 'payout_release',
+    ref,
+    merchantId,
+    currency,
+    nowMs,
+    postings: [
+      { account: merchantAccount(merchantId, currency, 'held'), amountMinor: -totalMinor },
+      { account: merchantAccount(merchantId, currency, 'credit'), amountMinor: toCreditMinor },
+      { account: merchantAccount(merchantId, currency, 'available'), amountMinor: totalMinor - toCreditMinor },
+    ],
+  });
+  if (posted.replayed) throw new Error(`ledger: release of ${ref} posted twice`);
+  return toReservation(row, false);
+}
+
+/** Payout succeeded: held -total, settlement +amount (paid out), fee revenue +fee. */
+export async function completeReservation(db: Executor, ctx: LedgerContext, ref: string): Promise<Reservation> {
+  const nowMs = ctx.clock.nowMs();
+  const row = await closeReservation(db, ref, 'completed', nowMs);
+  if (!row) return alreadyClosed(db, ref, 'completed');
+  const currency = row.currency as Currency;
+  const posted = await postJournal(db, {
+    kind: 'payout_complete',
+    ref,
+    merchantId: row.merchant_id,
+    currency,
+    nowMs,
+    postings: [
+      { account: merchantAccount(row.merchant_id, currency, 'held'), amountMinor: -(row.amount_minor + row.fee_minor) },
+      { account: platformAccount(currency, 'settlement'), amountMinor: row.amount_minor },
+      { account: platformAccount(currency, 'fee_revenue'), amountMinor: row.fee_minor },
+    ],
+  });
+  if (posted.replayed) throw new Error(`ledger: completion of ${ref} posted twice`);
+  return toReservation(row, false);
+}

@@ -1,0 +1,95 @@
+// Read side of the ledger: a merchant's five balances and its journal, newest first.
+import { toMajor, type Currency, type Minor } from '../domain/money.js';
+import type { StoreKind } from '../store/db.js';
+import type { Executor } from '../store/schema.js';
+import { BALANCE_KINDS, readMerchantBalances, type BalanceKind } from './accounts.js';
+
+export type Balances = Readonly<Record<BalanceKind, Minor>>;
+
+export async function merchantBalances(db: Executor, storeKind: StoreKind, merchantId: string, currency: Currency): Promise<Balances> {
+  const all = await readMerchantBalances(db, storeKind, merchantId, currency, BALANCE_KINDS, false);
+  return { available: all.available, pending: all.pending, held: all.held, credit: all.credit, security: all.security };
+}
+
+export const JOURNAL_DEFAULT_LIMIT = 50;
+export const JOURNAL_MAX_LIMIT = 500;
+
+export interface JournalQuery {
+  readonly limit?: number;
+  /** Entry id to page back from (exclusive); ids are time-ordered. */
+  readonly before?: string;
+  readonly currency?: Currency;
+}
+
+export interface JournalPosting {
+  readonly accountId: string;
+  readonly kind: string;
+  readonly channel: string | null;
+  /** The merchant whose account this is; null for the platform's accounts. */
+  readonly merchantId: string | null;
+  readonly amountMinor: Minor;
+}
+
+export interface JournalEntry {
+  readonly id: string;
+  readonly kind: string;
+  readonly ref: string;
+  readonly currency: Currency;
+  readonly reason: string | null;
+  readonly actor: string | null;
+  readonly createdAtMs: number;
+  readonly postings: readonly JournalPosting[];
+}
+
+export async function merchantJournal(db: Executor, merchantId: string, query: JournalQuery = {}): Promise<JournalEntry[]> {
+  const limit = Math.min(Math.max(1, Math.trunc(query.limit ?? JOURNAL_DEFAULT_LIMIT)), JOURNAL_MAX_LIMIT);
+  let entriesQuery = db
+    .selectFrom('ledger_entries')
+    .selectAll()
+    .where('merchant_id', '=', merchantId)
+    .orderBy('id', 'desc')
+    .limit(limit);
+  if (query.before !== undefined) entriesQuery = entriesQuery.where('id', '<', query.before);
+  if (query.currency !== undefined) entriesQuery = entriesQuery.where('currency', '=', query.currency);
+  const entries = await entriesQuery.execute();
+  if (entries.length === 0) return [];
+  const postings = await db
+    .selectFrom('ledger_postings as p')
+    .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
+    .select(['p.entry_id', 'p.account_id', 'p.amount_minor', 'a.kind', 'a.channel', 'a.merchant_id'])
+    .where(
+      'p.entry_id',
+      'in',
+      entries.map((e) => e.id),
+    )
+    .orderBy('p.account_id')
+    .execute();
+  const byEntry = new Map<string, JournalPosting[]>();
+  for (const p of postings) {
+    const list = byEntry.get(p.entry_id) ?? [];
+    list.push({ accountId: p.account_id, kind: p.kind, channel: p.channel, merchantId: p.merchant_id, amountMinor: p.amount_minor });
+    byEntry.set(p.entry_id, list);
+  }
+  return entries.map((e) => ({
+    id: e.id,
+    kind: e.kind,
+    ref: e.ref,
+    currency: e.currency as Currency,
+    reason: e.reason,
+    actor: e.actor,
+    createdAtMs: Number(e.created_at_ms),
+    postings: byEntry.get(e.id) ?? [],
+  }));
+}
+
+/** The balance object of `account/balance` (interface spec section 2): major units as JSON numbers. */
+export function balanceView(currency: Currency, balances: Balances) {
+  return {
+    currency,
+    available: toMajor(balances.available),
+    pending: toMajor(balances.pending),
+    held: toMajor(balances.held),
+    credit: toMajor(balances.credit),
+    security: toMajor(balances.security),
+  };
+}

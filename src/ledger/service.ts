@@ -1,0 +1,119 @@
+// LedgerService: the one entry point payment, payout and operator code uses to move money.
+// Flow operations take the caller's transaction, so the business change, its journal entry and its
+// outbox event commit together; operator operations and the settlement job open their own.
+import type { Clock } from '../domain/clock.js';
+import type { Currency } from '../domain/money.js';
+import type { Store } from '../store/db.js';
+import type { Db, Executor } from '../store/schema.js';
+import type { LedgerContext } from './context.js';
+import * as operator from './operator.js';
+import * as payments from './payments.js';
+import * as payouts from './payouts.js';
+import { merchantBalances, merchantJournal, type Balances, type JournalEntry, type JournalQuery } from './queries.js';
+import { settleGroup, settlePending, type SettledGroup, type SettlementRun } from './settlement.js';
+import { withTransaction } from './transactions.js';
+import { verifyLedger, type Violation } from './verify.js';
+
+export interface LedgerOptions {
+  /** Settlement delay per currency; a currency not listed settles at the next run (sandbox default). */
+  readonly settlementDelayMs?: Partial<Record<Currency, number>>;
+}
+
+export class LedgerService {
+  private readonly db: Db;
+  private readonly ctx: LedgerContext;
+
+  constructor(store: Pick<Store, 'db' | 'kind'>, clock: Clock, options: LedgerOptions = {}) {
+    const delays = { ...options.settlementDelayMs };
+    for (const [currency, delayMs] of Object.entries(delays)) {
+      if (!Number.isSafeInteger(delayMs) || delayMs < 0) throw new Error(`ledger: settlement delay of ${currency} must be >= 0 ms`);
+    }
+    this.db = store.db;
+    this.ctx = { storeKind: store.kind, clock, settlementDelayMs: (currency) => delays[currency] ?? 0 };
+  }
+
+  // Flow operations: inside the caller's transaction.
+
+  reserveForPayout(trx: Executor, input: payouts.PayoutReservation): Promise<payouts.Reservation> {
+    return payouts.reserveForPayout(trx, this.ctx, input);
+  }
+
+  releaseReservation(trx: Executor, ref: string): Promise<payouts.Reservation> {
+    return payouts.releaseReservation(trx, this.ctx, ref);
+  }
+
+  completeReservation(trx: Executor, ref: string): Promise<payouts.Reservation> {
+    return payouts.completeReservation(trx, this.ctx, ref);
+  }
+
+  creditPayment(trx: Executor, input: payments.PaymentCredit): Promise<payments.PaymentCreditResult> {
+    return payments.creditPayment(trx, this.ctx, input);
+  }
+
+  recordUnallocated(trx: Executor, input: payments.UnallocatedPayment) {
+    return payments.recordUnallocated(trx, this.ctx, input);
+  }
+
+  debitRefund(trx: Executor, input: payments.RefundDebit): Promise<payments.RefundDebitResult> {
+    return payments.debitRefund(trx, this.ctx, input);
+  }
+
+  /** Undoes a refund the upstream refused: the money goes back where debitRefund took it from. */
+  reverseRefund(trx: Executor, input: payments.RefundReversal): Promise<payments.RefundDebitResult> {
+    return payments.reverseRefund(trx, this.ctx, input);
+  }
+
+  /** Settles one merchant and currency inside the caller's transaction. */
+  settleMerchant(trx: Executor, merchantId: string, currency: Currency): Promise<SettledGroup | null> {
+    return settleGroup(trx, this.ctx, merchantId, currency);
+  }
+
+  // Background job and operator tools: each in transactions of their own.
+
+  settlePending(): Promise<SettlementRun> {
+    return settlePending(this.db, this.ctx);
+  }
+
+  grantCredit(move: operator.OperatorMove): Promise<operator.OperatorResult> {
+    return withTransaction(this.db, (trx) => operator.grantCredit(trx, this.ctx, move));
+  }
+
+  lowerCredit(move: operator.OperatorMove): Promise<operator.OperatorResult> {
+    return withTransaction(this.db, (trx) => operator.lowerCredit(trx, this.ctx, move));
+  }
+
+  moveToSecurity(move: operator.OperatorMove): Promise<operator.OperatorResult> {
+    return withTransaction(this.db, (trx) => operator.moveToSecurity(trx, this.ctx, move));
+  }
+
+  releaseSecurity(move: operator.OperatorMove): Promise<operator.OperatorResult> {
+    return withTransaction(this.db, (trx) => operator.releaseSecurity(trx, this.ctx, move));
+  }
+
+  adjust(adjustment: operator.Adjustment): Promise<operator.OperatorResult> {
+    return withTransaction(this.db, (trx) => operator.adjust(trx, this.ctx, adjustment));
+  }
+
+  // Reads.
+
+  balances(merchantId: string, currency: Currency, db: Executor = this.db): Promise<Balances> {
+    return merchantBalances(db, this.ctx.storeKind, merchantId, currency);
+  }
+
+  journal(merchantId: string, query: JournalQuery = {}): Promise<JournalEntry[]> {
+    return merchantJournal(this.db, merchantId, query);
+  }
+
+  verify(): Promise<Violation[]> {
+    return verifyLedger(this.db, this.ctx.storeKind);
+  }
+
+  settlementDelayMs(currency: Currency): number {
+    return this.ctx.settlementDelayMs(currency);
+  }
+}
+
+export type { Balances, JournalEntry, JournalQuery, SettledGroup, SettlementRun, Violation };
+export type { PayoutReservation, Reservation } from './payouts.js';
+export type { PaymentCredit, PaymentCreditResult, RefundDebit, RefundDebitResult, RefundReversal, UnallocatedPayment } from './payments.js';
+export type { Adjustment, AdjustableKind, OperatorMove, OperatorResult } from './operator.js';

@@ -1,0 +1,77 @@
+// Pay-in: payments (with their checkout token, background collection request, reconciliation and
+// refund progress) and late payments, money that arrived after its payment expired.
+import type { Kysely } from 'kysely';
+
+async function createPayments(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createTable('payments')
+    .addColumn('transaction_ref', 'text', (c) => c.primaryKey())
+    .addColumn('merchant_id', 'text', (c) => c.notNull().references('merchants.id'))
+    .addColumn('merchant_ref', 'text', (c) => c.notNull())
+    .addColumn('request_hash', 'text', (c) => c.notNull())
+    .addColumn('method', 'text', (c) => c.notNull())
+    .addColumn('currency', 'text', (c) => c.notNull())
+    .addColumn('amount_minor', 'bigint', (c) => c.notNull())
+    .addColumn('fee_minor', 'bigint', (c) => c.notNull())
+    .addColumn('paid_amount_minor', 'bigint')
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('failure_reason', 'text')
+    .addColumn('payer_name', 'text', (c) => c.notNull())
+    .addColumn('payer_email', 'text', (c) => c.notNull())
+    .addColumn('payer_phone', 'text', (c) => c.notNull())
+    .addColumn('redirect_url', 'text', (c) => c.notNull())
+    .addColumn('webhook_url', 'text')
+    .addColumn('checkout_token_hash', 'text', (c) => c.notNull())
+    .addColumn('checkout_token_enc', 'text', (c) => c.notNull())
+    .addColumn('channel', 'text', (c) => c.notNull())
+    .addColumn('upstream_ref', 'text')
+    .addColumn('collection_json', 'text')
+    .addColumn('collection_state', 'text', (c) => c.notNull())
+    .addColumn('collection_attempts', 'bigint', (c) => c.notNull())
+    .addColumn('collection_next_at_ms', 'bigint', (c) => c.notNull())
+    .addColumn('reconcile_at_ms', 'bigint')
+    .addColumn('refund_state', 'text')
+    .addColumn('refund_ref', 'text')
+    .addColumn('refund_upstream_ref', 'text')
+    .addColumn('refund_attempts', 'bigint', (c) => c.notNull())
+    .addColumn('refund_next_at_ms', 'bigint')
+    .addColumn('created_at_ms', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at_ms', 'bigint', (c) => c.notNull())
+    .addColumn('expires_at_ms', 'bigint', (c) => c.notNull())
+    .addColumn('completed_at_ms', 'bigint')
+    .addColumn('refunded_at_ms', 'bigint')
+    .execute();
+  // The race-safe idempotency of payment/initiate: one merchantRef per merchant, enforced by the store.
+  await db.schema.createIndex('payments_merchant_ref').unique().on('payments').columns(['merchant_id', 'merchant_ref']).execute();
+  await db.schema.createIndex('payments_checkout_token').unique().on('payments').column('checkout_token_hash').execute();
+  await db.schema.createIndex('payments_expiry').on('payments').columns(['status', 'expires_at_ms']).execute();
+  await db.schema.createIndex('payments_collection_due').on('payments').columns(['collection_state', 'collection_next_at_ms']).execute();
+  await db.schema.createIndex('payments_reconcile_due').on('payments').columns(['status', 'reconcile_at_ms']).execute();
+  await db.schema.createIndex('payments_refund_due').on('payments').columns(['refund_state', 'refund_next_at_ms']).execute();
+}
+
+async function createLatePayments(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createTable('late_payments')
+    .addColumn('transaction_ref', 'text', (c) => c.primaryKey().references('payments.transaction_ref'))
+    .addColumn('merchant_id', 'text', (c) => c.notNull())
+    .addColumn('currency', 'text', (c) => c.notNull())
+    .addColumn('method', 'text', (c) => c.notNull())
+    .addColumn('channel', 'text', (c) => c.notNull())
+    .addColumn('upstream_ref', 'text', (c) => c.notNull())
+    .addColumn('paid_amount_minor', 'bigint', (c) => c.notNull())
+    .addColumn('disposition', 'text', (c) => c.notNull())
+    .addColumn('refund_upstream_ref', 'text')
+    .addColumn('attempts', 'bigint', (c) => c.notNull())
+    .addColumn('next_at_ms', 'bigint', (c) => c.notNull())
+    .addColumn('last_error', 'text')
+    .addColumn('created_at_ms', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at_ms', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('late_payments_due').on('late_payments').columns(['disposition', 'next_at_ms']).execute();
+}
+
+export async function up(db: Kysely<any>): Promise<void> {
+  await createPayments(db);
+  await createLatePayments(db);
+}

@@ -1,0 +1,180 @@
+// Delivers due webhook events as a background job: claims them under a lease, keeps up to
+// `concurrency` deliveries in flight (a slow receiver holds one slot, not the whole batch), and
+// records results in batches. A crash anywhere leaves events pending or leased, never lost.
+import type { Clock } from '../domain/clock.js';
+import type { SecretBox } from '../domain/secrets.js';
+import type { Store } from '../store/db.js';
+import type { Job } from '../worker.js';
+import { claimDueEvents, recordResults, type AttemptResult, type ClaimedEvent } from './queue.js';
+import { WebhookSender, type DeliveryOutcome } from './sender.js';
+import { deliveryHeaders, type ServiceKey } from './signer.js';
+import type { HostResolver, WebhookConfig } from './ssrf.js';
+
+export const DEFAULT_CONCURRENCY = 32;
+export const DEFAULT_LEASE_MS = 60_000;
+const DEFAULT_IDLE_INTERVAL_MS = 250;
+/** How long one run waits for deliveries to finish before recording what it has. */
+const RESULT_WINDOW_MS = 25;
+
+export interface DispatcherOptions {
+  readonly store: Pick<Store, 'db' | 'kind'>;
+  /** Opens the merchants' sealed webhook secrets. */
+  readonly box: SecretBox;
+  readonly serviceKey: ServiceKey;
+  readonly clock: Clock;
+  readonly config: WebhookConfig;
+  readonly concurrency?: number;
+  /** Deadline of one delivery, connect to last byte; the contract's is 15 s. */
+  readonly timeoutMs?: number;
+  /** How long a claim keeps other dispatchers away; must comfortably exceed the timeout. */
+  readonly leaseMs?: number;
+  readonly idleIntervalMs?: number;
+  readonly resolve?: HostResolver;
+  /** Source of the retry jitter, in [0, 1). */
+  readonly random?: () => number;
+}
+
+const notSent = (error: string): DeliveryOutcome => ({ delivered: false, httpStatus: null, error, responseSnippet: null, durationMs: 0 });
+
+export class WebhookDispatcher {
+  readonly job: Job;
+  private readonly sender: WebhookSender;
+  private readonly concurrency: number;
+  private readonly leaseMs: number;
+  private readonly random: () => number;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly waiters = new Set<() => void>();
+  private completed: AttemptResult[] = [];
+  private closing: Promise<void> | null = null;
+
+  constructor(private readonly options: DispatcherOptions) {
+    this.sender = new WebhookSender({ config: options.config, timeoutMs: options.timeoutMs, resolve: options.resolve });
+    this.concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+    this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    this.random = options.random ?? Math.random;
+    if (!Number.isInteger(this.concurrency) || this.concurrency < 1) throw new Error('webhooks: concurrency must be a positive integer');
+    if (this.leaseMs < 2 * this.sender.timeoutMs) throw new Error('webhooks: the lease must be at least twice the delivery timeout');
+    this.job = { name: 'webhook-dispatch', idleIntervalMs: options.idleIntervalMs ?? DEFAULT_IDLE_INTERVAL_MS, runOnce: () => this.runOnce() };
+  }
+
+  /** One worker step: start what is due, wait briefly for results, record them. Returns events started plus attempts recorded. */
+  async runOnce(): Promise<number> {
+    const started = await this.claimAndStart();
+    await this.waitForResults();
+    return started + (await this.flush());
+  }
+
+  /** Delivers everything due now and waits for it to be recorded; returns the attempts recorded. */
+  async dispatchDue(): Promise<number> {
+    let recorded = 0;
+    for (;;) {
+      const started = await this.claimAndStart();
+      await Promise.all(this.inFlight);
+      recorded += await this.flush();
+      if (started === 0) return recorded;
+    }
+  }
+
+  /** Waits for deliveries in flight, records them, and closes the connections. Call after the worker stopped. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await Promise.all(this.inFlight);
+      await this.flush();
+      await this.sender.close();
+    })();
+    return this.closing;
+  }
+
+  private async claimAndStart(): Promise<number> {
+    const room = this.concurrency - this.inFlight.size;
+    // With deliveries still running, wait for a useful amount of room rather than claim in dribbles.
+    if (room <= 0 || (this.inFlight.size > 0 && room < Math.ceil(this.concurrency / 4))) return 0;
+    const { db, kind } = this.options.store;
+    const events = await claimDueEvents(db, kind, room, this.options.clock.nowMs(), this.leaseMs);
+    if (events.length === 0) return 0;
+    const secrets = await this.webhookSecrets(events);
+    for (const event of events) this.start(event, secrets.get(event.merchantId));
+    return events.length;
+  }
+
+  /**
+   * The `whsec_` secret of each merchant in the batch, read fresh so a rotation applies at once. A
+   * secret that does not open is left out: its events fail their attempt instead of stalling the batch.
+   */
+  private async webhookSecrets(events: readonly ClaimedEvent[]): Promise<Map<string, string>> {
+    const ids = [...new Set(events.map((event) => event.merchantId))];
+    const rows = await this.options.store.db.selectFrom('merchants').select(['id', 'webhook_secret_enc']).where('id', 'in', ids).execute();
+    const secrets = new Map<string, string>();
+    for (const row of rows) {
+      try {
+        secrets.set(row.id, this.options.box.open(row.webhook_secret_enc));
+      } catch {
+        // Reported through the attempt's error ("merchant webhook secret unreadable").
+      }
+    }
+    return secrets;
+  }
+
+  private start(event: ClaimedEvent, secret: string | undefined): void {
+    const task = this.attempt(event, secret).then((result) => {
+      this.completed.push(result);
+      this.inFlight.delete(task);
+      for (const wake of this.waiters) wake();
+    });
+    this.inFlight.add(task);
+  }
+
+  /** Never rejects: whatever goes wrong becomes the attempt's recorded error, and the event is retried. */
+  private async attempt(event: ClaimedEvent, secret: string | undefined): Promise<AttemptResult> {
+    const startedAtMs = this.options.clock.nowMs();
+    let outcome: DeliveryOutcome;
+    try {
+      outcome = await this.send(event, secret);
+    } catch (error) {
+      outcome = notSent(`not sent: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return { event, outcome, startedAtMs, finishedAtMs: this.options.clock.nowMs() };
+  }
+
+  private send(event: ClaimedEvent, secret: string | undefined): Promise<DeliveryOutcome> {
+    if (!event.url) return Promise.resolve(notSent('no webhook URL'));
+    if (secret === undefined) return Promise.resolve(notSent('merchant webhook secret unreadable'));
+    const sign = () =>
+      deliveryHeaders({
+        serviceKey: this.options.serviceKey,
+        webhookSecret: secret,
+        eventId: event.id,
+        merchantId: event.merchantId,
+        body: event.body,
+        nowMs: this.options.clock.nowMs(),
+      });
+    return this.sender.deliver(event.url, event.body, sign);
+  }
+
+  private async waitForResults(): Promise<void> {
+    const deadline = performance.now() + RESULT_WINDOW_MS;
+    const enough = Math.ceil(this.concurrency / 2);
+    while (this.inFlight.size > 0 && this.completed.length < enough) {
+      const remainingMs = deadline - performance.now();
+      if (remainingMs <= 0) return;
+      await new Promise<void>((resolve) => {
+        const wake = (): void => {
+          clearTimeout(timer);
+          this.waiters.delete(wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, remainingMs);
+        this.waiters.add(wake);
+      });
+    }
+  }
+
+  private async flush(): Promise<number> {
+    if (this.completed.length === 0) return 0;
+    const results = this.completed;
+    this.completed = [];
+    // If this write fails the events keep their lease and are retried once it runs out: at least once.
+    await recordResults(this.options.store.db, results, this.random);
+    return results.length;
+  }
+}

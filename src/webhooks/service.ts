@@ -1,0 +1,189 @@
+// What merchants and operators see of webhooks: events with their delivery attempts, resending one,
+// and the service's public key. A merchant-scoped call never reveals another merchant's event.
+import { isoFromMs, type Clock } from '../domain/clock.js';
+import { AppError, notFound } from '../domain/errors.js';
+import type { Db, Executor } from '../store/schema.js';
+import { merchantDefaultUrl } from './outbox.js';
+import type { ServiceKey } from './signer.js';
+import type { WebhookEventStatus, WebhookEventType, WebhookEventsTable, WebhookResourceKind } from './tables.js';
+
+export const DEFAULT_EVENT_PAGE = 50;
+export const MAX_EVENT_PAGE = 200;
+export const WEBHOOK_EVENT_STATUSES: readonly WebhookEventStatus[] = ['pending', 'delivered', 'failed', 'no_destination'];
+
+export interface WebhookEventView {
+  readonly id: string;
+  readonly merchantId: string;
+  readonly type: WebhookEventType;
+  readonly resourceKind: WebhookResourceKind;
+  readonly resourceRef: string;
+  readonly url: string | null;
+  readonly status: WebhookEventStatus;
+  readonly attemptCount: number;
+  /** When the next attempt is due; null unless the event is pending. */
+  readonly nextAttemptAt: string | null;
+  readonly createdAt: string;
+  readonly deliveredAt: string | null;
+  readonly lastError: string | null;
+}
+
+export interface WebhookAttemptView {
+  readonly attemptNo: number;
+  readonly startedAt: string;
+  readonly durationMs: number;
+  readonly httpStatus: number | null;
+  readonly error: string | null;
+  readonly responseSnippet: string | null;
+}
+
+export interface WebhookEventDetail extends WebhookEventView {
+  /** The body as sent: the record plus its `event` object. */
+  readonly payload: unknown;
+  readonly attempts: WebhookAttemptView[];
+}
+
+export interface WebhookEventPage {
+  readonly events: WebhookEventView[];
+  /** Pass as `before` to get the next (older) page; null on the last page. */
+  readonly nextBefore: string | null;
+}
+
+export interface ListEventsQuery {
+  readonly limit?: number;
+  /** An event id: list only events older than it. */
+  readonly before?: string;
+  readonly status?: WebhookEventStatus;
+}
+
+type EventRow = Omit<WebhookEventsTable, 'payload_json' | 'locked_until_ms' | 'schedule_step' | 'destination_source'>;
+
+const VIEW_COLUMNS = [
+  'id',
+  'merchant_id',
+  'type',
+  'resource_kind',
+  'resource_ref',
+  'url',
+  'status',
+  'attempt_count',
+  'next_attempt_at_ms',
+  'created_at_ms',
+  'delivered_at_ms',
+  'last_error',
+] as const;
+
+function eventView(row: EventRow): WebhookEventView {
+  return {
+    id: row.id,
+    merchantId: row.merchant_id,
+    type: row.type,
+    resourceKind: row.resource_kind,
+    resourceRef: row.resource_ref,
+    url: row.url,
+    status: row.status,
+    attemptCount: Number(row.attempt_count),
+    nextAttemptAt: row.status === 'pending' ? isoFromMs(row.next_attempt_at_ms) : null,
+    createdAt: isoFromMs(row.created_at_ms),
+    deliveredAt: row.delivered_at_ms === null ? null : isoFromMs(row.delivered_at_ms),
+    lastError: row.last_error,
+  };
+}
+
+export class WebhookService {
+  constructor(
+    private readonly db: Db,
+    /** The key the dispatcher signs with; created once per database by loadOrCreateServiceKey. */
+    readonly serviceKey: ServiceKey,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The PEM (SPKI) of the key that signs every webhook's `Signature` header. */
+  servicePublicKeyPem(): string {
+    return this.serviceKey.publicKeyPem;
+  }
+
+  /** Newest first; `merchantId` null lists every merchant's events (operator). */
+  async listEvents(merchantId: string | null, query: ListEventsQuery = {}): Promise<WebhookEventPage> {
+    const limit = Math.min(Math.max(query.limit ?? DEFAULT_EVENT_PAGE, 1), MAX_EVENT_PAGE);
+    const cursor = query.before === undefined ? null : await this.findEvent(query.before, merchantId);
+    const rows = await this.db
+      .selectFrom('webhook_events')
+      .select(VIEW_COLUMNS)
+      .$if(merchantId !== null, (qb) => qb.where('merchant_id', '=', merchantId!))
+      .$if(query.status !== undefined, (qb) => qb.where('status', '=', query.status!))
+      .$if(cursor !== null, (qb) =>
+        qb.where((eb) =>
+          eb.or([
+            eb('created_at_ms', '<', cursor!.created_at_ms),
+            eb.and([eb('created_at_ms', '=', cursor!.created_at_ms), eb('id', '<', cursor!.id)]),
+          ]),
+        ),
+      )
+      .orderBy('created_at_ms', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit + 1)
+      .execute();
+    const page = rows.slice(0, limit);
+    return { events: page.map(eventView), nextBefore: rows.length > limit ? page[page.length - 1]!.id : null };
+  }
+
+  async getEvent(id: string, merchantId: string | null): Promise<WebhookEventDetail> {
+    const row = await this.findEvent(id, merchantId);
+    const attempts = await this.db
+      .selectFrom('webhook_attempts')
+      .selectAll()
+      .where('event_id', '=', id)
+      .orderBy('attempt_no')
+      .orderBy('started_at_ms')
+      .execute();
+    return {
+      ...eventView(row),
+      payload: JSON.parse(row.payload_json) as unknown,
+      attempts: attempts.map((a) => ({
+        attemptNo: Number(a.attempt_no),
+        startedAt: isoFromMs(a.started_at_ms),
+        durationMs: Number(a.duration_ms),
+        httpStatus: a.http_status === null ? null : Number(a.http_status),
+        error: a.error,
+        responseSnippet: a.response_snippet,
+      })),
+    };
+  }
+
+  /**
+   * Sends the event again now, with a fresh retry schedule; delivered events too (receivers dedupe by
+   * id). An event whose URL came from the merchant's settings goes to the current setting.
+   */
+  async resend(id: string, merchantId: string | null): Promise<WebhookEventView> {
+    await this.db.transaction().execute(async (trx) => {
+      const row = await this.findEvent(id, merchantId, trx);
+      const url = row.destination_source === 'request' ? row.url : await merchantDefaultUrl(trx, row.merchant_id, row.resource_kind);
+      if (!url) {
+        throw new AppError('CONFLICT', `No ${row.resource_kind} webhook URL is configured; set one, then resend.`);
+      }
+      await trx
+        .updateTable('webhook_events')
+        .set({
+          status: 'pending',
+          url,
+          destination_source: row.destination_source === 'request' ? 'request' : 'merchant',
+          schedule_step: 0n,
+          next_attempt_at_ms: BigInt(this.clock.nowMs()),
+        })
+        .where('id', '=', id)
+        .execute();
+    });
+    return eventView(await this.findEvent(id, merchantId));
+  }
+
+  private async findEvent(id: string, merchantId: string | null, db: Executor = this.db): Promise<WebhookEventsTable> {
+    const row = await db
+      .selectFrom('webhook_events')
+      .selectAll()
+      .where('id', '=', id)
+      .$if(merchantId !== null, (qb) => qb.where('merchant_id', '=', merchantId!))
+      .executeTakeFirst();
+    if (!row) throw merchantId === null ? new AppError('NOT_FOUND', `No webhook event ${id}.`) : notFound('webhook event');
+    return row;
+  }
+}

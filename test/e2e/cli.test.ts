@@ -1,0 +1,267 @@
+// The operator CLI as an operator runs it: a child process (`node --import tsx src/cli/main.ts ...`) on
+// the same database as a running test server, with the flags exactly as its usage text prints them
+// (`--name NAME`). What it creates is then used by a merchant through the SDK.
+import { execFile } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PaymentClient, type MerchantKey } from '../../sdk/src/index.js';
+import { startTestServer, TEST_ADMIN_TOKEN, TEST_SECRET_KEY, type TestServer } from '../helpers/server.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** Generous: a CLI start is CPU-bound, and other work may share the two cores. */
+const CLI_TIMEOUT_MS = 120_000;
+const TEST_TIMEOUT_MS = 180_000;
+
+interface CliResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+let server: TestServer;
+
+/** At most two CLI processes at once: each spends a second or two of CPU loading modules, on two cores. */
+const MAX_PARALLEL = 2;
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function slot<T>(task: () => Promise<T>): Promise<T> {
+  if (running >= MAX_PARALLEL) await new Promise<void>((resolve) => waiting.push(resolve));
+  running += 1;
+  try {
+    return await task();
+  } finally {
+    running -= 1;
+    waiting.shift()?.();
+  }
+}
+
+/** Runs the CLI asynchronously (the test server in this process must keep answering meanwhile). */
+function cli(...args: string[]): Promise<CliResult> {
+  const { database } = server;
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    LOG_LEVEL: 'silent',
+    DATA_DIR: database.dataDir,
+    SQLITE_FILE: 'test.sqlite',
+    DATABASE_URL: database.databaseUrl ?? '',
+    DATABASE_SCHEMA: database.databaseSchema ?? '',
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    SECRET_KEY: TEST_SECRET_KEY,
+  };
+  return slot(
+    () =>
+      new Promise<CliResult>((resolve) => {
+        execFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env, timeout: CLI_TIMEOUT_MS }, (error, stdout, stderr) => {
+          const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+          const killed = error && error.signal ? `[killed by ${error.signal}]` : '';
+          resolve({ code, stdout, stderr: stderr + killed });
+        });
+      }),
+  );
+}
+
+/** Runs a command that must succeed, showing its stderr when it does not. */
+async function cliOk(...args: string[]): Promise<string> {
+  const result = await cli(...args);
+  expect({ args: args.join(' '), code: result.code, stderr: result.stderr }).toEqual({ args: args.join(' '), code: 0, stderr: '' });
+  return result.stdout;
+}
+
+const clientFor = (merchantId: string, key: MerchantKey): PaymentClient =>
+  new PaymentClient({ baseUrl: server.baseUrl, merchantId, key, clock: () => server.clock.nowMs() / 1000 });
+
+async function call(client: PaymentClient): Promise<{ status: number; message: string }> {
+  const result = await client.bankCodes({ currency: 'IDR' });
+  return { status: result.status, message: result.message };
+}
+
+interface CreatedJson {
+  merchantId: string;
+  keyId: string;
+  keyType: string;
+  privateKeyPem?: string;
+  secret?: string;
+  webhookSecret: string;
+}
+
+/** The stdout of an already started command, which must have exited 0 with nothing on stderr. */
+async function okOutput(pending: Promise<CliResult>, label: string): Promise<string> {
+  const result = await pending;
+  expect({ command: label, code: result.code, stderr: result.stderr }).toEqual({ command: label, code: 0, stderr: '' });
+  return result.stdout;
+}
+
+/**
+ * Commands that depend on nothing but the database are started together once the server is up (each CLI
+ * start costs a second or two of module loading); the tests below await and check them one by one.
+ */
+let started: {
+  unknown: Promise<CliResult>;
+  missingName: Promise<CliResult>;
+  badCurrency: Promise<CliResult>;
+  createRsa: Promise<CliResult>;
+  createHmac: Promise<CliResult>;
+  createOwnKey: Promise<CliResult>;
+};
+let ownPrivateKeyPem: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const publicKeyFile = path.join(server.database.dataDir, 'merchant-public.pem');
+  fs.writeFileSync(publicKeyFile, pair.publicKey.export({ type: 'spki', format: 'pem' }));
+  ownPrivateKeyPem = pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  started = {
+    unknown: cli('frobnicate', '--now'),
+    missingName: cli('merchant', 'create', '--json'),
+    badCurrency: cli('rate', 'set', '--currency', 'USD', '--reference', '1', '--deposit-spread-bps', '0', '--withdraw-spread-bps', '0'),
+    createRsa: cli('merchant', 'create', '--name', 'CLI RSA Shop', '--json'),
+    createHmac: cli('merchant', 'create', '--name', 'CLI HMAC Shop', '--key-type', 'hmac', '--json'),
+    createOwnKey: cli('merchant', 'create', '--name', 'CLI Own Key', '--public-key', publicKeyFile, '--json'),
+  };
+});
+afterAll(async () => {
+  // Every started command has finished before the database goes away, whatever the tests did.
+  if (started) await Promise.allSettled(Object.values(started));
+  await server?.close();
+}, TEST_TIMEOUT_MS);
+
+describe('CLI errors', { timeout: TEST_TIMEOUT_MS }, () => {
+  it('runs through `node --import tsx` and exits 2 with the usage for an unknown command', async () => {
+    const result = await started.unknown;
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/Usage/);
+    for (const command of ['merchant create', 'merchant list', 'merchant disable', 'key add', 'key revoke', 'rate set']) {
+      expect(result.stderr).toContain(command);
+    }
+    expect(result.stdout).toBe('');
+  });
+
+  it('fails without a required flag', async () => {
+    const result = await started.missingName;
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/--name/);
+    expect(result.stdout).toBe('');
+  });
+
+  it('refuses an unknown currency for a rate', async () => {
+    const result = await started.badCurrency;
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/INR, EGP, NGN or IDR/);
+  });
+});
+
+describe('operator CLI', { timeout: TEST_TIMEOUT_MS }, () => {
+  let created: { rsa?: CreatedJson; hmac?: CreatedJson } = {};
+  /** The merchants the first tests create; later tests say so plainly when those failed. */
+  const need = (which: 'rsa' | 'hmac'): CreatedJson => {
+    const merchant = created[which];
+    if (!merchant) throw new Error(`needs the ${which.toUpperCase()} merchant that \`merchant create\` failed to create above`);
+    return merchant;
+  };
+
+  it('creates an RSA merchant whose printed private key signs requests the server accepts', async () => {
+    const rsa: CreatedJson = JSON.parse(await okOutput(started.createRsa, 'merchant create --name "CLI RSA Shop" --json'));
+    created = { ...created, rsa };
+    expect(rsa.merchantId).toMatch(/^mch_/);
+    expect(rsa.keyType).toBe('RSA-SHA512');
+    expect(rsa.privateKeyPem).toMatch(/^-----BEGIN PRIVATE KEY-----/);
+    expect(rsa.webhookSecret).toMatch(/^whsec_/);
+    expect(await call(clientFor(rsa.merchantId, { type: 'RSA-SHA512', privateKeyPem: rsa.privateKeyPem! }))).toEqual({ status: 200, message: 'SUCCESS' });
+    expect((await server.admin('GET', `/merchants/${rsa.merchantId}`)).body.data.name).toBe('CLI RSA Shop');
+  });
+
+  it('creates an HMAC merchant whose printed secret signs requests the server accepts', async () => {
+    const hmac: CreatedJson = JSON.parse(await okOutput(started.createHmac, 'merchant create --name "CLI HMAC Shop" --key-type hmac --json'));
+    created = { ...created, hmac };
+    expect(hmac.keyType).toBe('HMAC-SHA256');
+    expect(hmac.secret).toMatch(/^hsk_/);
+    expect(hmac.privateKeyPem).toBeUndefined();
+    expect(await call(clientFor(hmac.merchantId, { type: 'HMAC-SHA256', secret: hmac.secret! }))).toEqual({ status: 200, message: 'SUCCESS' });
+  });
+
+  it('registers a merchant-held public key from a file', async () => {
+    const own: CreatedJson = JSON.parse(await okOutput(started.createOwnKey, 'merchant create --public-key FILE --json'));
+    expect(own.privateKeyPem).toBeUndefined();
+    expect(await call(clientFor(own.merchantId, { type: 'RSA-SHA512', privateKeyPem: ownPrivateKeyPem }))).toEqual({ status: 200, message: 'SUCCESS' });
+  });
+
+  it('lists the merchants', async () => {
+    const rsa = need('rsa');
+    const hmac = need('hmac');
+    const text = await cliOk('merchant', 'list');
+    expect(text).toMatch(new RegExp(`${rsa.merchantId}\\s+active\\s+sandbox\\s+CLI RSA Shop`));
+    expect(text).toContain(hmac.merchantId);
+  });
+
+  it('disables a merchant (403 on its next request) and enables it again', async () => {
+    const rsa = need('rsa');
+    const hmac = need('hmac');
+    const client = clientFor(hmac.merchantId, { type: 'HMAC-SHA256', secret: hmac.secret! });
+    await cliOk('merchant', 'disable', '--merchant', hmac.merchantId);
+    expect(await call(client)).toEqual({ status: 403, message: 'MERCHANT_DISABLED' });
+    await cliOk('merchant', 'enable', '--merchant', hmac.merchantId);
+    expect(await call(client)).toEqual({ status: 200, message: 'SUCCESS' });
+  });
+
+  it('adds a second key, refuses a third, and revokes the first', async () => {
+    const rsa = need('rsa');
+    const hmac = need('hmac');
+    const oldClient = clientFor(rsa.merchantId, { type: 'RSA-SHA512', privateKeyPem: rsa.privateKeyPem! });
+    const added = JSON.parse(await cliOk('key', 'add', '--merchant', rsa.merchantId, '--key-type', 'hmac', '--label', 'rotation', '--json')) as {
+      keyId: string;
+      secret: string;
+    };
+    expect(added.secret).toMatch(/^hsk_/);
+    const newClient = clientFor(rsa.merchantId, { type: 'HMAC-SHA256', secret: added.secret });
+    expect(await call(oldClient)).toEqual({ status: 200, message: 'SUCCESS' });
+    expect(await call(newClient)).toEqual({ status: 200, message: 'SUCCESS' });
+
+    // A third active key is refused, with a non-zero exit.
+    const third = await cli('key', 'add', '--merchant', rsa.merchantId, '--key-type', 'hmac');
+    expect(third.code).not.toBe(0);
+    expect(third.stderr).toMatch(/at most 2 active keys/);
+
+    await cliOk('key', 'revoke', '--merchant', rsa.merchantId, '--key', rsa.keyId);
+    expect(await call(oldClient)).toEqual({ status: 401, message: 'INVALID_SIGNATURE' });
+    expect(await call(newClient)).toEqual({ status: 200, message: 'SUCCESS' });
+    const keys = await cliOk('key', 'list', '--merchant', rsa.merchantId);
+    expect(keys).toMatch(new RegExp(`${rsa.keyId}\\s+RSA-SHA512\\s+revoked`));
+    expect(keys).toMatch(new RegExp(`${added.keyId}\\s+HMAC-SHA256\\s+active`));
+  });
+
+  it('sets a USDT rate the merchant API then answers, and a rate limit the server then enforces', async () => {
+    const rsa = need('rsa');
+    const hmac = need('hmac');
+    const [rateOut, limitOut] = await Promise.all([
+      cliOk('rate', 'set', '--currency', 'INR', '--reference', '88.25', '--deposit-spread-bps', '50', '--withdraw-spread-bps', '50'),
+      cliOk('merchant', 'rate-limit', '--merchant', hmac.merchantId, '--per-second', '2'),
+    ]);
+    expect(rateOut).toContain('87.80875');
+    expect(JSON.parse(limitOut).rateLimitPerSecond).toBe(2);
+    const client = clientFor(hmac.merchantId, { type: 'HMAC-SHA256', secret: hmac.secret! });
+    const rate = await client.usdtRate({ currency: 'INR' });
+    expect(rate.status).toBe(200);
+    expect(rate.data).toMatchObject({ currency: 'INR', deposit: 87.80875, withdraw: 88.69125 });
+    const results = await Promise.all(Array.from({ length: 10 }, () => client.bankCodes({ currency: 'IDR' })));
+    expect(results.some((r) => r.status === 429 && r.message === 'RATE_LIMITED')).toBe(true);
+  });
+
+  it('refuses a rate limit that is not a positive integer, as the operator API does', async () => {
+    const hmac = need('hmac');
+    const before = (await server.admin('GET', `/merchants/${hmac.merchantId}`)).body.data.rateLimitPerSecond;
+    // A limit of 0 would answer every request 429 with `Retry-After: Infinity`.
+    const values = ['0'];
+    const results = await Promise.all(values.map((perSecond) => cli('merchant', 'rate-limit', '--merchant', hmac.merchantId, '--per-second', perSecond)));
+    results.forEach((result, i) => {
+      expect({ perSecond: values[i], exit: result.code === 0 ? 0 : 'non-zero' }).toEqual({ perSecond: values[i], exit: 'non-zero' });
+      expect(result.stderr).not.toBe('');
+    });
+    expect((await server.admin('GET', `/merchants/${hmac.merchantId}`)).body.data.rateLimitPerSecond).toBe(before);
+  });
+});

@@ -1,0 +1,361 @@
+// Every ledger operation, on the store the run selects (SQLite, or PostgreSQL with TEST_STORE=postgres).
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { AppError } from '../../src/domain/errors.js';
+import type { Executor } from '../../src/store/schema.js';
+import { accountBalance, currencyTotal, fund, insertMerchant, openLedger, type LedgerFixture } from './helpers.js';
+
+const INR = 'INR' as const;
+const PLATFORM = ['p:INR:fee_revenue', 'p:INR:upstream_clearing:sim', 'p:INR:settlement', 'p:INR:adjustments'];
+
+// One store for the file (migrating one per test costs more than the tests); each test has merchants
+// of its own and reads platform accounts as changes since it started.
+let f: LedgerFixture;
+let M = '';
+let OTHER = '';
+let testNo = 0;
+let platformAtStart = new Map<string, bigint>();
+const platformDelta = async (id: string) => (await accountBalance(f.db, id)) - platformAtStart.get(id)!;
+/** Business references are unique per test, as they are per payment in real life. */
+const r = (ref: string) => `${M}:${ref}`;
+const ownGroups = <T extends { merchantId: string }>(run: { groups: readonly T[] }) => run.groups.filter((g) => g.merchantId === M);
+const tx = <T>(work: (trx: Executor) => Promise<T>): Promise<T> => f.db.transaction().execute(work);
+
+const expectReason = async (promise: Promise<unknown>, reason: string) => {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  expect((error as AppError).reason).toBe(reason);
+};
+
+async function expectClean(): Promise<void> {
+  expect(await f.ledger.verify()).toEqual([]);
+  expect(await currencyTotal(f.db, INR)).toBe(0n);
+}
+
+const credit = (ref: string, paidMinor: bigint, feeMinor = 0n) =>
+  tx((trx) => f.ledger.creditPayment(trx, { merchantId: M, currency: INR, paidMinor, feeMinor, channel: 'sim', ref }));
+
+const reserve = (ref: string, amountMinor: bigint, feeMinor = 0n) =>
+  tx((trx) => f.ledger.reserveForPayout(trx, { merchantId: M, currency: INR, amountMinor, feeMinor, ref }));
+
+beforeAll(async () => {
+  f = await openLedger([], { settlementDelayMs: { INR: 60_000 } });
+});
+afterAll(async () => f.close());
+beforeEach(async () => {
+  testNo += 1;
+  M = `mch_t${testNo}`;
+  OTHER = `mch_o${testNo}`;
+  await insertMerchant(f.db, M);
+  await insertMerchant(f.db, OTHER);
+  platformAtStart = new Map(await Promise.all(PLATFORM.map(async (id) => [id, await accountBalance(f.db, id)] as const)));
+});
+
+describe('a successful payment', () => {
+  it('credits pending net of its fee, the fee to revenue, and debits the channel clearing', async () => {
+    const result = await credit(r('pay-1'), 100_00n, 2_00n);
+    expect(result).toMatchObject({ netMinor: 98_00n, replayed: false });
+    expect(await f.ledger.balances(M, INR)).toEqual({ available: 0n, pending: 98_00n, held: 0n, credit: 0n, security: 0n });
+    expect(await platformDelta('p:INR:fee_revenue')).toBe(2_00n);
+    expect(await platformDelta('p:INR:upstream_clearing:sim')).toBe(-100_00n);
+    await expectClean();
+  });
+
+  it('posts once for the same payment reference', async () => {
+    await credit(r('pay-1'), 100_00n, 2_00n);
+    const again = await credit(r('pay-1'), 100_00n, 2_00n);
+    expect(again.replayed).toBe(true);
+    expect((await f.ledger.balances(M, INR)).pending).toBe(98_00n);
+    await expectClean();
+  });
+
+  it('commits or vanishes with the transaction that carries it', async () => {
+    await expect(
+      tx(async (trx) => {
+        await f.ledger.creditPayment(trx, { merchantId: M, currency: INR, paidMinor: 50_00n, feeMinor: 0n, channel: 'sim', ref: r('pay-x') });
+        throw new Error('the business change failed');
+      }),
+    ).rejects.toThrow('the business change failed');
+    expect((await f.ledger.balances(M, INR)).pending).toBe(0n);
+    expect(await f.ledger.journal(M)).toEqual([]);
+    await expectClean();
+  });
+});
+
+describe('settlement', () => {
+  it('moves pending to available only after the currency delay', async () => {
+    await credit(r('pay-1'), 100_00n);
+    expect(ownGroups(await f.ledger.settlePending())).toEqual([]);
+    f.clock.advance(60_000);
+    const run = await f.ledger.settlePending();
+    expect(ownGroups(run)).toEqual([{ merchantId: M, currency: INR, settledMinor: 100_00n, repaidCreditMinor: 0n, lotCount: 1 }]);
+    expect(await f.ledger.balances(M, INR)).toMatchObject({ available: 100_00n, pending: 0n });
+    expect(ownGroups(await f.ledger.settlePending())).toEqual([]);
+    await expectClean();
+  });
+
+  it('repays used credit before anything reaches available', async () => {
+    await f.ledger.grantCredit({ merchantId: M, currency: INR, amountMinor: 500_00n, reason: 'line', actor: 't' });
+    await reserve(r('po-1'), 300_00n);
+    await tx((trx) => f.ledger.completeReservation(trx, r('po-1')));
+    expect(await f.ledger.balances(M, INR)).toMatchObject({ credit: 200_00n, available: 0n });
+    await credit(r('pay-1'), 400_00n);
+    f.clock.advance(60_000);
+    const run = await f.ledger.settlePending();
+    expect(ownGroups(run)[0]).toMatchObject({ settledMinor: 400_00n, repaidCreditMinor: 300_00n });
+    expect(await f.ledger.balances(M, INR)).toMatchObject({ credit: 500_00n, available: 100_00n, pending: 0n });
+    await expectClean();
+  });
+});
+
+describe('payout reservation', () => {
+  it('takes amount + fee from available first, then from credit, into held', async () => {
+    await fund(f.ledger, M, INR, 100_00n);
+    await f.ledger.grantCredit({ merchantId: M, currency: INR, amountMinor: 1_000_00n, reason: 'line', actor: 't' });
+    const reserved = await reserve(r('po-1'), 145_00n, 5_00n);
+    expect(reserved).toMatchObject({ fromAvailableMinor: 100_00n, fromCreditMinor: 50_00n, status: 'held', replayed: false });
+    expect(await f.ledger.balances(M, INR)).toEqual({ available: 0n, pending: 0n, held: 150_00n, credit: 950_00n, security: 0n });
+    await expectClean();
+  });
+
+  it('refuses with INSUFFICIENT_BALANCE when available + credit is short, and changes nothing', async () => {
+    await fund(f.ledger, M, INR, 100_00n);
+    await expectReason(reserve(r('po-1'), 100_00n, 1n), 'INSUFFICIENT_BALANCE');
+    expect(await f.ledger.balances(M, INR)).toMatchObject({ available: 100_00n, held: 0n });
+    await expectClean();
+  });
+
+  it('answers a retried reserve with the original split, even once the balance is gone', async () => {
+    await fund(f.ledger, M, INR, 100_00n);
+    await reserve(r('po-1'), 100_00n);
+    const again = await reserve(r('po-1'), 100_00n);
+    expect(again).toMatchObject({ fromAvailableMinor: 100_00n, fromCreditMinor: 0n, replayed: true });
+    await expectReason(reserve(r('po-1'), 99_00n), 'CONFLICT');
+    expect((await f.ledger.balances(M, INR)).held).toBe(100_00n);
+    await expectClean();
+  });
+
+  it('a payout decided from a balance a concurrent payout just spent draws on credit instead of failing', async () => {
+    await fund(f.ledger, M, INR, 100_00n);
+    await f.ledger.grantCredit({ merchantId: M, currency: INR, amountMinor: 100_00n, reason: 'line', actor: 't' });
+    const first = await f.db.startTransaction().execute();
+    await f.ledger.reserveForPayout(first, { merchantId: M, currency: INR, amountMinor: 80_00n, feeMinor: 0n, ref: r('po-1') });
+    // The second reads available = 100 (the first is not committed) and then waits for its row lock.
+    const second = reserve(r('po-2'), 50_00n);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await first.commit().execute();
+    expect(await second).toMatchObject({ fromAvailableMinor: 20_00n, fromCreditMinor: 30_00n, replayed: false });
+    expect(await f.ledger.balances(M, INR)).toMatchObject({ available: 0n, credit: 70_00n, held: 130_00n });
+    await expectClean();
+  });
+
+  it('release returns the money where it came from', async () => {
+    await fund(f.ledger, M, INR, 100_00n);
+    await f.ledger.grantCredit({ merchantId: M, currency: INR, amountMinor: 1_000_00n, reason: 'line', actor: 't' });
+    await reserve(r('po-1'), 300_00n);
+    await tx((trx) => f.ledger.releaseReservation(trx, r('po-1')));
+    expect(await f.ledger.balances(M, INR)).toEqual({ available: 100_00n, pending: 0n, held: 0n, credit: 1_000_00n, security: 0n });
+    expect((await tx((trx) => f.ledger.releaseReservation(trx, r('po-1')))).replayed).toBe(true);
+    await expectReason(tx((trx) => f.ledger.completeReservation(trx, r('po-1'))), 'CONFLICT');
+    await expectClean();
+  });
+
+  it('release sends credit already repaid by a settlement to available, never above the line', async () => {
+    await f.ledger.grantCredit({ merchantId: M, currency: INR, amountMinor: 200_00n, reason: 'line', actor: 't' });
+    await reserve(r('po-1'), 200_00n);
+    await credit(r('pay-1'), 150_00n);
+    f.clock.advance(60_000);
+    await f.ledger.settlePending();
+    expect(await f.ledger.balances(M, INR)).toMatchObject({ credit: 150_00n, available: 0n, held: 200_00n });
+    await tx((trx) => f.ledger.releaseReservation(trx, r('po-1')));
+    expect(await f.ledger.balances(M, INR)).toMatchObject({ credit: 200_00n, available: 150_00n, held: 0n });
+    await expectClean();
+  });
+
+  it('complete sends the amount to settlement and the fee to revenue, once', async () => {
+    await fund(f.ledger, M, INR, 200_00n);
+    await reserve(r('po-1'), 100_00n, 3_00n);
+    await tx((trx) => f.ledger.completeReservation(trx, r('po-1')));
+    expect((await tx((trx) => f.ledger.completeReservation(trx, r('po-1')))).replayed).toBe(true);
+    expect(await f.ledger.balances(M, INR)).toMatchObject({ available: 97_00n, held: 0n });
+    expect(await platformDelta('p:INR:settlement')).toBe(100_00n);
+    expect(await platformDelta('p:INR:fee_revenue')).toBe(3_00n);
+    await expectReason(tx((trx) => f.ledger.releaseReservation(trx, r('po-1'))), 'CONFLICT');
+    await expectReason(tx((trx) => f.ledger.completeReservation(trx, r('po-unknown'))), 'NOT_FOUND');
+    await expectClean();
+  });
+});
+
+describe('refund', () => {
+  const refund = (ref: string, paidMinor: bigint, paymentRef: string) =>
+    tx((trx) => f.ledger.debitRefund(trx, { merchantId: M, currency: INR, paidMinor, channel: 'sim', ref, paymentRef }));
+
+  it('takes the paid amount from pending first, then available; the fee is not returned', async () => {
+    await fund(f.ledger, M, INR, 50_00n);
+    await credit(r('pay-1'), 100_00n, 2_00n);
+    const refunded = await refund(r('ref-1'), 100_00n, r('pay-1'));
+    expect(refunded).toMatchObject({ fromPendingMinor: 98_00n, fromAvailableMinor: 2_00n, replayed: false });
+    expect(await f.ledger.balances(M, INR)).toMatchObject({ available: 48_00n, pending: 0n });
+    expect(await platformDelta('p:INR:fee_revenue')).toBe(2_00n);
+    expect(await platformDelta('p:INR:upstream_clearing:sim')).toBe(0n);
+    expect(await refund(r('ref-1'), 100_00n, r('pay-1'))).toMatchObject({ fromPendingMinor: 98_00n, fromAvailableMinor: 2_00n, replayed: true });
+    await expectClean();
+  });
+
+  it('is refused with INSUFFICIENT_BALANCE when pending and available together are short', async () => {
+    await credit(r('pay-1'), 100_00n, 2_00n);
+    await expectReason(refund(r('ref-1'), 100_00n, r('pay-1')), 'INSUFFICIENT_BALANCE');
+    expect((await f.ledger.balances(M, INR)).pending).toBe(98_00n);
+    await expectClean();
+  });
+
+  it('is undone exactly when the upstream refuses it, once', async () => {
+    await fund(f.ledger, M, INR, 50_00n);
+    await credit(r('pay-1'), 100_00n, 2_00n);
+    await refund(r('ref-1'), 100_00n, r('pay-1'));
+    const reverse = () =>
+      tx((trx) => f.ledger.reverseRefund(trx, { merchantId: M, currency: INR, channel: 'sim', ref: r('ref-1'), paymentRef: r('pay-1') }));
+    expect(await reverse()).toMatchObject({ fromPendingMinor: 98_00n, fromAvailableMinor: 2_00n, replayed: false });
+    expect((await reverse()).replayed).toBe(true);
+    expect(await f.ledger.balances(M, INR)).toMatchObject({ available: 50_00n, pending: 98_00n });
+    expect(await platformDelta('p:INR:upstream_clearing:sim')).toBe(-100_00n);
+    await expectReason(
+      tx((trx) => f.ledger.reverseRefund(trx, { merchantId: M, currency: INR, channel: 'sim', ref: r('ref-none'), paymentRef: r('pay-1') })),
+      'NOT_FOUND',
+    );
+    await expectClean();
+  });
+
+  it("consumes the refunded payment's own pending money, so other money still settles on time", async () => {
+    await credit(r('pay-old'), 100_00n);
+    f.clock.advance(30_000);
+    await credit(r('pay-new'), 100_00n);
+    await refund(r('ref-old'), 100_00n, r('pay-old'));
+    f.clock.advance(30_000);
+    // pay-old was due now but was refunded; pay-new is not due for another 30 s.
+    expect(ownGroups(await f.ledger.settlePending())).toEqual([]);
+    f.clock.advance(30_000);
+    expect(ownGroups(await f.ledger.settlePending())[0]).toMatchObject({ settledMinor: 100_00n });
+    await expectClean();
+  });
+});
+
+describe('operator tools', () => {
+  const move = (amountMinor: bigint, extra: object = {}) => ({ merchantId: M, currency: INR, amountMinor, reason: 'ops', actor: 't', ...extra });
+
+  it('grants and lowers credit; only the unused part can be lowered', async () => {
+    await f.ledger.grantCredit(move(300_00n));
+    await f.ledger.lowerCredit(move(100_00n));
+    expect((await f.ledger.balances(M, INR)).credit).toBe(200_00n);
+    await reserve(r('po-1'), 150_00n);
+    await expectReason(f.ledger.lowerCredit(move(51_00n)), 'INSUFFICIENT_BALANCE');
+    await f.ledger.lowerCredit(move(50_00n));
+    expect(await accountBalance(f.db, `m:${M}:INR:credit_line`)).toBe(-150_00n);
+    await expectClean();
+  });
+
+  it('moves funds into and out of the security deposit', async () => {
+    await fund(f.ledger, M, INR, 100_00n);
+    await f.ledger.moveToSecurity(move(60_00n));
+    await expectReason(f.ledger.moveToSecurity(move(41_00n)), 'INSUFFICIENT_BALANCE');
+    await expectReason(f.ledger.releaseSecurity(move(61_00n)), 'INSUFFICIENT_BALANCE');
+    await f.ledger.releaseSecurity(move(10_00n));
+    expect(await f.ledger.balances(M, INR)).toMatchObject({ available: 50_00n, security: 50_00n });
+    await expectClean();
+  });
+
+  it('adjusts with a mandatory reason, never below zero, and audits it', async () => {
+    await expectReason(f.ledger.adjust({ ...move(10_00n), account: 'available', reason: '  ' }), 'VALIDATION_FAILED');
+    await f.ledger.adjust({ ...move(10_00n), account: 'available' });
+    await expectReason(f.ledger.adjust({ ...move(-11_00n), account: 'available' }), 'INSUFFICIENT_BALANCE');
+    await f.ledger.adjust({ ...move(-4_00n), account: 'available' });
+    expect((await f.ledger.balances(M, INR)).available).toBe(6_00n);
+    expect(await platformDelta('p:INR:adjustments')).toBe(-6_00n);
+    const audits = await f.db.selectFrom('audit_log').selectAll().where('subject', '=', M).execute();
+    expect(audits.map((a) => a.action)).toEqual(['ledger.adjustment', 'ledger.adjustment']);
+    await expectClean();
+  });
+
+  it('adjusts pending together with its lots', async () => {
+    await credit(r('pay-1'), 100_00n);
+    await f.ledger.adjust({ ...move(-30_00n), account: 'pending' });
+    await f.ledger.adjust({ ...move(5_00n), account: 'pending' });
+    await expectClean();
+    expect(ownGroups(await f.ledger.settlePending())[0]).toMatchObject({ settledMinor: 5_00n });
+    f.clock.advance(60_000);
+    expect(ownGroups(await f.ledger.settlePending())[0]).toMatchObject({ settledMinor: 70_00n });
+    await expectClean();
+  });
+
+  it('posts an operator move once per idempotency key', async () => {
+    const first = await f.ledger.grantCredit(move(100_00n, { ref: r('ticket-42') }));
+    const second = await f.ledger.grantCredit(move(100_00n, { ref: r('ticket-42') }));
+    expect(second).toEqual({ entryId: first.entryId, replayed: true });
+    expect((await f.ledger.balances(M, INR)).credit).toBe(100_00n);
+  });
+
+  it('refuses an unknown merchant', async () => {
+    await expectReason(f.ledger.grantCredit({ ...move(1n), merchantId: 'mch_nobody' }), 'NOT_FOUND');
+  });
+});
+
+describe('journal', () => {
+  it("lists a merchant's entries newest first with their postings, page by page", async () => {
+    await fund(f.ledger, M, INR, 100_00n);
+    await credit(r('pay-1'), 10_00n, 1_00n);
+    await reserve(r('po-1'), 20_00n);
+    await fund(f.ledger, OTHER, INR, 1n);
+    const page1 = await f.ledger.journal(M, { limit: 2 });
+    expect(page1.map((e) => e.kind)).toEqual(['payout_reserve', 'payment_credit']);
+    expect(page1[1]!.postings).toEqual([
+      { accountId: `m:${M}:INR:pending`, kind: 'pending', channel: null, merchantId: M, amountMinor: 9_00n },
+      { accountId: 'p:INR:fee_revenue', kind: 'fee_revenue', channel: null, merchantId: null, amountMinor: 1_00n },
+      { accountId: 'p:INR:upstream_clearing:sim', kind: 'upstream_clearing', channel: 'sim', merchantId: null, amountMinor: -10_00n },
+    ]);
+    const page2 = await f.ledger.journal(M, { limit: 2, before: page1[1]!.id });
+    expect(page2.map((e) => [e.kind, e.reason])).toEqual([['adjustment', 'test funding']]);
+  });
+});
+
+describe('verify', () => {
+  // These tests corrupt the books on purpose, so each gets a store of its own.
+  let shared: LedgerFixture;
+  beforeEach(async () => {
+    shared = f;
+    f = await openLedger([M, OTHER], { settlementDelayMs: { INR: 60_000 } });
+  });
+  afterEach(async () => {
+    await f.close();
+    f = shared;
+  });
+
+  it('reports a cached balance that differs from its postings', async () => {
+    await credit(r('pay-1'), 10_00n);
+    await f.db.updateTable('ledger_accounts').set({ balance_minor: 11_00n }).where('id', '=', `m:${M}:INR:pending`).execute();
+    const codes = (await f.ledger.verify()).map((v) => v.code).sort();
+    expect(codes).toEqual(['BALANCE_MISMATCH', 'CURRENCY_NOT_ZERO', 'PENDING_LOTS_MISMATCH']);
+  });
+
+  it('reports an entry missing a posting', async () => {
+    const { entryId } = await credit(r('pay-1'), 10_00n, 1_00n);
+    await f.db.deleteFrom('ledger_postings').where('entry_id', '=', entryId).where('account_id', '=', 'p:INR:fee_revenue').execute();
+    const violations = await f.ledger.verify();
+    expect(violations).toContainEqual({ code: 'ENTRY_UNBALANCED', subject: entryId, detail: 'postings sum to -100' });
+  });
+
+  it('reports held money without an open reservation', async () => {
+    await fund(f.ledger, M, INR, 10_00n);
+    await reserve(r('po-1'), 10_00n);
+    await f.db.updateTable('ledger_reservations').set({ status: 'completed' }).execute();
+    expect((await f.ledger.verify()).map((v) => v.code)).toEqual(['HELD_MISMATCH']);
+  });
+
+  it('is backed by the database: a negative merchant balance cannot be written at all', async () => {
+    await fund(f.ledger, M, INR, 10_00n);
+    await expect(
+      f.db.updateTable('ledger_accounts').set({ balance_minor: -1n }).where('id', '=', `m:${M}:INR:available`).execute(),
+    ).rejects.toThrow();
+  });
+});

@@ -1,0 +1,83 @@
+// Helpers of the pay-in tests that go through HTTP with the SDK against the real server.
+import type { PaymentInitiateRequest, PayInMethod, Currency } from '../../sdk/src/index.js';
+import { paymentJobs, type PaymentJobs } from '../../src/domain/payments/jobs.js';
+import type { TestMerchant, TestServer } from '../helpers/server.js';
+
+let counter = 0;
+
+/** A fresh merchantRef per call, unique across test files running in parallel. */
+export const newMerchantRef = (): string => `ord-${process.pid}-${Date.now().toString(36)}-${(counter += 1)}`;
+
+const AMOUNTS: Record<Currency, number> = { INR: 1500.5, EGP: 250, NGN: 12_000, IDR: 150_000 };
+const PHONES: Record<Currency, string> = { INR: '919812345678', EGP: '01012345678', NGN: '2348031234567', IDR: '6281234567890' };
+
+/** A valid initiate body for the method; `overrides` replace any field. */
+export function initiateBody(currency: Currency, method: PayInMethod, overrides: Partial<PaymentInitiateRequest> = {}): PaymentInitiateRequest {
+  return {
+    merchantRef: newMerchantRef(),
+    method,
+    currency,
+    amount: AMOUNTS[currency],
+    name: 'Asha Rao',
+    email: 'asha@example.com',
+    phone: PHONES[currency],
+    redirectUrl: 'https://shop.example.com/return',
+    ...overrides,
+  };
+}
+
+export const jobsOf = (server: TestServer): PaymentJobs => paymentJobs(server.services.payments);
+
+/** Runs a job until it finds nothing to do. */
+export async function drain(job: { runOnce(): Promise<number> }): Promise<void> {
+  for (let round = 0; round < 100 && (await job.runOnce()) > 0; round += 1);
+}
+
+/** Waits until the channel prepared the payment's collection (the worker or this call asks for it). */
+export async function collectionReady(server: TestServer, transactionRef: string, limitMs = 10_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  const jobs = jobsOf(server);
+  for (;;) {
+    const row = await server.services.store.db
+      .selectFrom('payments')
+      .select('collection_state')
+      .where('transaction_ref', '=', transactionRef)
+      .executeTakeFirstOrThrow();
+    if (row.collection_state === 'ready') return;
+    if (Date.now() > deadline) throw new Error(`collection of ${transactionRef} is still ${row.collection_state}`);
+    await jobs.collections.runOnce();
+    await pause(20);
+  }
+}
+
+/** Creates a payment and has its payer pay it (sandbox); returns its transactionRef. */
+export async function paidPayment(merchant: TestMerchant, currency: Currency, method: PayInMethod, overrides: Partial<PaymentInitiateRequest> = {}): Promise<string> {
+  const created = await merchant.client.paymentInitiate(initiateBody(currency, method, overrides));
+  if (!created.ok) throw new Error(`initiate failed: ${created.message} ${JSON.stringify(created.data)}`);
+  const completed = await merchant.client.sandboxCompletePayment({ transactionRef: created.data.transactionRef, outcome: 'Success' });
+  if (!completed.ok || completed.data.status !== 'Success') throw new Error(`sandbox completion failed: ${completed.message}`);
+  return created.data.transactionRef;
+}
+
+/** Webhook events recorded for one payment, oldest first. */
+export async function eventsOf(server: TestServer, transactionRef: string): Promise<{ type: string; payload: any }[]> {
+  const rows = await server.services.store.db
+    .selectFrom('webhook_events')
+    .select(['type', 'payload_json'])
+    .where('resource_ref', '=', transactionRef)
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({ type: row.type, payload: JSON.parse(row.payload_json) }));
+}
+
+/** Ledger entries of one kind for a merchant. */
+export async function entriesOf(server: TestServer, merchantId: string, kind: string): Promise<number> {
+  return (await server.services.ledger.journal(merchantId)).filter((entry) => entry.kind === kind).length;
+}
+
+/** Gives a merchant available money (what a refund needs beyond the payment's own net amount). */
+export async function fund(server: TestServer, merchantId: string, currency: Currency, amountMinor: bigint): Promise<void> {
+  await server.services.ledger.adjust({ merchantId, currency, account: 'available', amountMinor, reason: 'test funding', actor: 'test' });
+}
+
+export const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

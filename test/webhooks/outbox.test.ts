@@ -1,0 +1,104 @@
+import crypto from 'node:crypto';
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { signRsaSha512, verifyRsaSha512 } from '../../sdk/src/signing.js';
+import { enqueueWebhookEvent } from '../../src/webhooks/outbox.js';
+import { JITTER_RATIO, MAX_ATTEMPTS, nextRetryDelayMs, RETRY_DELAYS_MS } from '../../src/webhooks/schedule.js';
+import { loadOrCreateServiceKey, signRsaSha512Async } from '../../src/webhooks/signer.js';
+import { eventRow, openBench, paymentRecord, type Bench } from './helpers.js';
+
+describe('the webhook outbox', () => {
+  let bench: Bench;
+  beforeEach(async () => {
+    bench = await openBench();
+  });
+  afterEach(async () => {
+    await bench.close();
+  });
+
+  it('stores the exact body once: the flat record plus the event object', async () => {
+    const merchant = await bench.createMerchant({ payment: 'https://merchant.example/payments' });
+    const ref = '0199aaaa-0000-7000-8000-000000000042';
+    const eventId = await bench.enqueue({ merchantId: merchant.id, resourceRef: ref });
+    const row = await eventRow(bench, eventId);
+    expect(eventId).toMatch(/^evt_[0-9a-f]{32}$/);
+    expect(JSON.parse(row.payload_json)).toEqual({
+      ...paymentRecord(ref),
+      event: { id: eventId, type: 'payment.succeeded', createdAt: new Date(bench.clock.nowMs()).toISOString() },
+    });
+    expect(row).toMatchObject({ status: 'pending', url: 'https://merchant.example/payments', attempt_count: 0, next_attempt_at_ms: bench.clock.nowMs() });
+  });
+
+  it('sends to the webhookUrl given at creation, else the merchant default of that kind, else nowhere', async () => {
+    const merchant = await bench.createMerchant({ payment: 'https://merchant.example/payments', payout: 'https://merchant.example/payouts' });
+    const bare = await bench.createMerchant();
+    const given = await bench.enqueue({ merchantId: merchant.id, webhookUrl: 'https://merchant.example/this-one' });
+    const payment = await bench.enqueue({ merchantId: merchant.id });
+    const payout = await bench.enqueue({ merchantId: merchant.id, type: 'payout.failed', resourceKind: 'payout' });
+    const none = await bench.enqueue({ merchantId: bare.id });
+    expect((await eventRow(bench, given)).url).toBe('https://merchant.example/this-one');
+    expect((await eventRow(bench, payment)).url).toBe('https://merchant.example/payments');
+    expect((await eventRow(bench, payout)).url).toBe('https://merchant.example/payouts');
+    expect(await eventRow(bench, none)).toMatchObject({ url: null, status: 'no_destination', destination_source: 'none' });
+  });
+
+  it('commits with the state change or not at all', async () => {
+    const merchant = await bench.createMerchant({ payment: 'https://merchant.example/payments' });
+    await expect(
+      bench.store.db.transaction().execute(async (trx) => {
+        await enqueueWebhookEvent(trx, {
+          merchantId: merchant.id,
+          type: 'payment.failed',
+          resourceKind: 'payment',
+          resourceRef: 'ref-1',
+          record: paymentRecord('ref-1'),
+          webhookUrl: null,
+          nowMs: bench.clock.nowMs(),
+        });
+        throw new Error('the payment update failed');
+      }),
+    ).rejects.toThrow('the payment update failed');
+    expect(await bench.webhooks.listEvents(merchant.id)).toEqual({ events: [], nextBefore: null });
+  });
+
+  it('refuses a type that does not match the resource and a record carrying its own event field', async () => {
+    const merchant = await bench.createMerchant();
+    await expect(bench.enqueue({ merchantId: merchant.id, type: 'payout.succeeded', resourceKind: 'payment' })).rejects.toThrow(/does not belong/);
+    await expect(bench.enqueue({ merchantId: merchant.id, record: { status: 'Success', event: 'x' } })).rejects.toThrow(/event/);
+  });
+
+  it('creates one service key even when several instances start at once', async () => {
+    const keys = await Promise.all([1, 2, 3].map(() => loadOrCreateServiceKey(bench.store.db, bench.box, bench.clock)));
+    expect(new Set(keys.map((k) => k.publicKeyPem)).size).toBe(1);
+    expect(keys[0]!.publicKeyPem).toBe(bench.serviceKey.publicKeyPem);
+    const stored = await bench.store.db.selectFrom('service_keys').selectAll().execute();
+    expect(stored).toHaveLength(1);
+    expect(stored[0]!.private_key_enc).not.toContain('PRIVATE KEY');
+  });
+
+  it('signs off the event loop with exactly the bytes of the SDK signer', async () => {
+    const body = JSON.stringify(paymentRecord('ref-2'));
+    const signature = await signRsaSha512Async(bench.serviceKey.privateKey, body, '1763812800');
+    expect(signature).toBe(signRsaSha512(bench.serviceKey.privateKey, body, '1763812800'));
+    expect(verifyRsaSha512(crypto.createPublicKey(bench.serviceKey.publicKeyPem), body, '1763812800', signature)).toBe(true);
+  });
+});
+
+describe('the retry schedule', () => {
+  it('is the contract schedule: eight attempts at about 0 s, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h', () => {
+    expect(RETRY_DELAYS_MS).toEqual([0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
+    expect(MAX_ATTEMPTS).toBe(8);
+    expect(nextRetryDelayMs(MAX_ATTEMPTS)).toBeNull();
+  });
+
+  it('stays within ten percent of each step whatever the jitter', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: MAX_ATTEMPTS - 1 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (made, r) => {
+        const delay = nextRetryDelayMs(made, () => r)!;
+        const base = RETRY_DELAYS_MS[made]!;
+        expect(delay).toBeGreaterThanOrEqual(Math.floor(base * (1 - JITTER_RATIO)));
+        expect(delay).toBeLessThanOrEqual(Math.ceil(base * (1 + JITTER_RATIO)));
+      }),
+    );
+  });
+});
