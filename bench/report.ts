@@ -24,6 +24,11 @@ export interface CaseResult {
   readonly serverCpuUsPerRequest: number | null;
   /** PostgreSQL runs: CPU time of the PostgreSQL server processes per answered request. */
   readonly databaseCpuUsPerRequest: number | null;
+  /**
+   * The no-op's server CPU per request over this case's: the throughput ratio a CPU-bound server would show.
+   * Much steadier than `ratio` when other processes load the machine; a diagnostic, not the verdict.
+   */
+  readonly cpuRatio: number | null;
 }
 
 export interface StoreResult {
@@ -61,8 +66,8 @@ function pad(cells: string[], widths: number[], rightAlign: boolean[]): string {
 }
 
 export function formatTable(result: StoreResult): string {
-  const header = ['case', 'req/s', 'p50 ms', 'p99 ms', 'non-200', 'CPU µs/req', 'ratio', 'target', 'result'];
-  const right = [false, true, true, true, true, true, true, false, false];
+  const header = ['case', 'req/s', 'p50 ms', 'p99 ms', 'non-200', 'CPU µs/req', 'ratio', 'cpu ratio', 'target', 'result'];
+  const right = [false, true, true, true, true, true, true, true, false, false];
   const rows = result.cases.map((c) => [
     c.name,
     c.load ? fmtInt(c.load.rps) : '-',
@@ -73,6 +78,7 @@ export function formatTable(result: StoreResult): string {
       ? '-'
       : c.serverCpuUsPerRequest.toFixed(0) + (c.databaseCpuUsPerRequest === null ? '' : `+${c.databaseCpuUsPerRequest.toFixed(0)} db`),
     c.ratio === null ? '-' : c.ratio.toFixed(2),
+    c.cpuRatio === null ? '-' : c.cpuRatio.toFixed(2),
     c.target ? `≥${c.target.ratio}×, p99≤${c.target.p99Ms}ms` : 'reference',
     c.verdict === 'REFERENCE' ? '' : c.verdict,
   ]);
@@ -80,6 +86,7 @@ export function formatTable(result: StoreResult): string {
   rows.push([
     'service RSS',
     m.rssMiB === null ? '-' : `${m.rssMiB.toFixed(0)} MiB`,
+    '',
     '',
     '',
     '',

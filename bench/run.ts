@@ -107,7 +107,7 @@ async function runCase(
   signer: RequestSigner,
   servers: { service: RunningProcess; noop: RunningProcess },
   expectedRps: number,
-  noopRps: number | null,
+  noop: { rps: number; cpuUsPerRequest: number | null } | null,
   profiler: InspectorProfiler | null,
 ): Promise<CaseResult> {
   const started = Date.now();
@@ -162,7 +162,7 @@ async function runCase(
         expected = Math.max(load.rps, 2 * expected);
       }
     }
-    const ratio = benchCase.target === null ? 1 : noopRps ? load.rps / noopRps : 0;
+    const ratio = benchCase.target === null ? 1 : noop?.rps ? load.rps / noop.rps : 0;
     const { verdict, notes } = verdictOf(benchCase.target, load, ratio);
     const serverCpuMs = load.cpu?.processMs[benchCase.server];
     const serverCpuUsPerRequest = serverCpuMs !== undefined && load.requests > 0 ? (serverCpuMs * 1000) / load.requests : null;
@@ -203,11 +203,13 @@ async function runCase(
       signSeconds,
       serverCpuUsPerRequest,
       databaseCpuUsPerRequest,
+      cpuRatio:
+        benchCase.target !== null && noop?.cpuUsPerRequest && serverCpuUsPerRequest ? noop.cpuUsPerRequest / serverCpuUsPerRequest : null,
     };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     log(`  ${benchCase.name}: ERROR ${message}`);
-    return { name: benchCase.name, description: benchCase.description, target: benchCase.target, load: null, ratio: null, verdict: 'ERROR', notes: [message], signSeconds: 0, serverCpuUsPerRequest: null, databaseCpuUsPerRequest: null };
+    return { name: benchCase.name, description: benchCase.description, target: benchCase.target, load: null, ratio: null, verdict: 'ERROR', notes: [message], signSeconds: 0, serverCpuUsPerRequest: null, databaseCpuUsPerRequest: null, cpuRatio: null };
   }
 }
 
@@ -228,12 +230,13 @@ async function runStore(store: StoreKind, settings: Settings, signer: RequestSig
     const servers = { service, noop };
     const reference = await runCase(NOOP_CASE, ctx, settings, signer, servers, 0, null, null);
     const noopRps = reference.load?.rps || null;
+    const noopFigures = noopRps ? { rps: noopRps, cpuUsPerRequest: reference.serverCpuUsPerRequest } : null;
     const results: CaseResult[] = [reference];
     const selected = CASES.filter((c) => settings.caseFilters.length === 0 || settings.caseFilters.some((f) => c.name.toLowerCase().includes(f)));
     for (const benchCase of selected) {
       // The larger of the last run's rate (a quiet machine, a faster build) and the case's own guess.
       const expected = Math.max(previous.get(benchCase.name) ?? 0, (noopRps ?? 10_000) * benchCase.expectedRatio);
-      results.push(await runCase(benchCase, ctx, settings, signer, servers, expected, noopRps, profiler));
+      results.push(await runCase(benchCase, ctx, settings, signer, servers, expected, noopFigures, profiler));
     }
 
     const memory = service.memory();

@@ -34,7 +34,7 @@ async function main(): Promise<void> {
           `Sandbox private key: ${sandbox.privateKeyFile}`,
           `Admin token: ${services.adminToken}`,
           `API reference: ${baseUrl}/docs`,
-          'Try a signed request (run it as often as you like; it signs afresh each time):',
+          'Try a signed request (it signs afresh each time; run it again in a later second):',
           '',
           exampleRequest(baseUrl, sandbox),
           '',

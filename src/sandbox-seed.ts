@@ -38,13 +38,16 @@ export async function seedSandbox(services: Services): Promise<SandboxCredential
   return credentials;
 }
 
-/** A shell snippet that signs with openssl at run time, so it keeps working (one-time signatures). */
+/**
+ * A shell snippet that signs with openssl at run time, so it keeps working (one-time signatures:
+ * run it again in a later second; an identical body in the same second is a replay).
+ */
 export function exampleRequest(baseUrl: string, credentials: SandboxCredentials): string {
   return [
     `BODY='{"currency":"INR"}'; TS=$(date +%s)`,
     `SIG=$(printf '%s%s' "$(printf '%s' "$BODY" | openssl dgst -sha512 -r | cut -d' ' -f1)" "$TS" \\`,
-    `  | openssl dgst -sha512 -sign ${credentials.privateKeyFile} | base64 -w0)`,
+    `  | openssl dgst -sha512 -sign '${credentials.privateKeyFile}' | openssl base64 -A)`,
     `curl -s -X POST ${baseUrl}/v1/api/account/balance -H 'Content-Type: application/json' \\`,
-    `  -H "MerchantID: ${credentials.merchantId}" -H "Timestamp: $TS" -H "Signature: $SIG" -d "$BODY"`,
+    `  -H "MerchantID: ${credentials.merchantId}" -H "Timestamp: $TS" -H "Signature: $SIG" --data-binary "$BODY"`,
   ].join('\n');
 }

@@ -54,8 +54,15 @@ export interface PaymentRecord {
   merchantRef: string;
   /** A string, not PayInMethod: responses are not guaranteed to echo the request. */
   method: string;
+  /** Absent in the INR answer of payment/initiate, as the interface shows; always present in status. */
   currency: Currency;
   amount: number;
+  /** Payer details as given at creation (status and webhooks). */
+  name?: string;
+  email?: string;
+  phone?: string;
+  redirectUrl?: string;
+  webhookUrl?: string;
   paidAmount?: number;
   fee?: number;
   status: PaymentStatus;
@@ -68,6 +75,7 @@ export interface PaymentRecord {
   failureReason?: string;
   refundable?: boolean;
   refundableUntil?: string;
+  refundedAt?: string;
 }
 
 export interface PaymentRefundRequest {

@@ -200,7 +200,6 @@ describe('operator CLI', { timeout: TEST_TIMEOUT_MS }, () => {
   });
 
   it('disables a merchant (403 on its next request) and enables it again', async () => {
-    const rsa = need('rsa');
     const hmac = need('hmac');
     const client = clientFor(hmac.merchantId, { type: 'HMAC-SHA256', secret: hmac.secret! });
     await cliOk('merchant', 'disable', '--merchant', hmac.merchantId);
@@ -211,7 +210,6 @@ describe('operator CLI', { timeout: TEST_TIMEOUT_MS }, () => {
 
   it('adds a second key, refuses a third, and revokes the first', async () => {
     const rsa = need('rsa');
-    const hmac = need('hmac');
     const oldClient = clientFor(rsa.merchantId, { type: 'RSA-SHA512', privateKeyPem: rsa.privateKeyPem! });
     const added = JSON.parse(await cliOk('key', 'add', '--merchant', rsa.merchantId, '--key-type', 'hmac', '--label', 'rotation', '--json')) as {
       keyId: string;
@@ -236,7 +234,6 @@ describe('operator CLI', { timeout: TEST_TIMEOUT_MS }, () => {
   });
 
   it('sets a USDT rate the merchant API then answers, and a rate limit the server then enforces', async () => {
-    const rsa = need('rsa');
     const hmac = need('hmac');
     const [rateOut, limitOut] = await Promise.all([
       cliOk('rate', 'set', '--currency', 'INR', '--reference', '88.25', '--deposit-spread-bps', '50', '--withdraw-spread-bps', '50'),

@@ -15,6 +15,11 @@ export const adminRoutes: FastifyPluginAsync<{ services: Services }> = async (ap
       throw new AppError('INVALID_JSON', request.bodyError);
     }
   });
+  // Unknown /admin paths need the token too, so the operator API's routes cannot be probed.
+  app.setNotFoundHandler(async (request) => {
+    requireAdmin(request, services.adminToken);
+    throw new AppError('NOT_FOUND', 'No such operator route.');
+  });
   await app.register(adminMerchantRoutes, { services });
   await app.register(adminRateRoutes, { services });
   await app.register(adminWebhookRoutes, { services });
