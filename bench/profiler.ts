@@ -3,14 +3,7 @@
 // (key generation, module loading) stays out of the picture. Profiling costs the service a little CPU: the
 // figures of a profiled run are marked as such.
 import { WebSocket } from 'undici';
-
-export interface CpuProfile {
-  readonly nodes: unknown[];
-  readonly startTime: number;
-  readonly endTime: number;
-  readonly samples: number[];
-  readonly timeDeltas: number[];
-}
+import type { Profile } from './profile-summary.js';
 
 export class InspectorProfiler {
   private nextId = 1;
@@ -56,8 +49,9 @@ export class InspectorProfiler {
     return this.send('Profiler.start');
   }
 
-  async stop(): Promise<CpuProfile> {
-    const result = (await this.send('Profiler.stop')) as { profile: CpuProfile };
+  /** The V8 profile (the .cpuprofile format Chrome DevTools opens). */
+  async stop(): Promise<Profile> {
+    const result = (await this.send('Profiler.stop')) as { profile: Profile };
     return result.profile;
   }
 

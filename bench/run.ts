@@ -20,7 +20,7 @@ import { summariseProfile, type Profile } from './profile-summary.js';
 import { InspectorProfiler } from './profiler.js';
 import { formatTable, MEMORY_TARGET_MIB, RESULTS_DIR, previousRates, verdictOf, writeResult, type CaseResult, type StoreResult } from './report.js';
 import { cleanupAll, freePort, killAll, postgresReachable, startNoopServer, startService, type RunningProcess, type StoreKind } from './service.js';
-import { apiPath, RequestSigner } from './signing.js';
+import { apiPath, RequestSigner, type RequestTemplate } from './signing.js';
 
 interface Settings {
   readonly stores: StoreKind[];
@@ -90,7 +90,7 @@ function listSize(settings: Settings, expectedRps: number): number {
 }
 
 /** The no-op gets requests of the signed requests' shape (headers included), unsigned and repeatable. */
-function unsignedRequests(templates: ReturnType<Awaited<ReturnType<BenchCase['prepare']>>>[]): PreparedRequest[] {
+function unsignedRequests(templates: RequestTemplate[]): PreparedRequest[] {
   const fakeSignature = Buffer.alloc(256, 7).toString('base64');
   const timestamp = String(Math.floor(Date.now() / 1000));
   return templates.map((t) => ({
@@ -100,17 +100,113 @@ function unsignedRequests(templates: ReturnType<Awaited<ReturnType<BenchCase['pr
   }));
 }
 
+interface Servers {
+  readonly service: RunningProcess;
+  readonly noop: RunningProcess;
+}
+
+/** Saves a window's profile as bench/results/profiles/<store>-<case>.cpuprofile and prints its summary. */
+function saveProfile(profile: Profile, store: StoreKind, caseName: string): void {
+  fs.mkdirSync(PROFILE_DIR, { recursive: true });
+  const file = path.join(PROFILE_DIR, `${store}-${caseName.replace(/[^A-Za-z0-9]+/g, '-')}.cpuprofile`);
+  fs.writeFileSync(file, JSON.stringify(profile));
+  log(`\n${summariseProfile(profile, `CPU profile of the service, measured window (${file})`, 20)}\n`);
+}
+
+/**
+ * Pre-signs for the expected rate and measures; if the list runs out early in the window (the service is
+ * faster than expected), signs again for the rate just seen and measures once more. Indexes continue across
+ * attempts, so a case's requests stay distinct (e.g. fresh merchantRefs).
+ */
+async function measureSigned(
+  benchCase: BenchCase,
+  requestAt: (i: number) => RequestTemplate,
+  settings: Settings,
+  signer: RequestSigner,
+  expectedRps: number,
+  measure: (requests: PreparedRequest[]) => Promise<LoadResult>,
+): Promise<{ load: LoadResult; signSeconds: number }> {
+  let next = 0;
+  let expected = expectedRps;
+  let signSeconds = 0;
+  for (let attempt = 1; ; attempt++) {
+    const count = listSize(settings, expected);
+    const templates = Array.from({ length: count }, (_, i) => requestAt(next + i));
+    next += count;
+    const signStart = Date.now();
+    const requests = await signer.sign(templates);
+    const seconds = (Date.now() - signStart) / 1000;
+    signSeconds += seconds;
+    const rsa = templates.filter((t) => t.merchant.keyType === 'RSA-SHA512').length;
+    log(`  ${benchCase.name}: pre-signed ${count.toLocaleString('en-US')} requests (${Math.round((100 * rsa) / count)} % RSA-SHA512) in ${seconds.toFixed(1)} s`);
+    const load = await measure(requests);
+    if (!load.exhausted || load.seconds >= 0.6 * settings.durationSeconds || attempt >= 2) return { load, signSeconds };
+    log(`  ${benchCase.name}: the list ran out ${load.seconds.toFixed(1)} s into the window (${Math.round(load.rps)} req/s); measuring again`);
+    expected = Math.max(load.rps, 2 * expected);
+  }
+}
+
+/** What the table and the JSON say about one measured case. */
+function describe(
+  benchCase: BenchCase,
+  store: StoreKind,
+  load: LoadResult,
+  signSeconds: number,
+  noop: { rps: number; cpuUsPerRequest: number | null } | null,
+  problems: string[],
+): CaseResult {
+  const ratio = benchCase.target === null ? 1 : noop?.rps ? load.rps / noop.rps : 0;
+  const { verdict, notes } = verdictOf(benchCase.target, load, ratio);
+  const perRequest = (ms: number | undefined): number | null => (ms !== undefined && load.requests > 0 ? (ms * 1000) / load.requests : null);
+  const serverCpuUsPerRequest = perRequest(load.cpu?.processMs[benchCase.server]);
+  const databaseCpuUsPerRequest = store === 'postgres' && benchCase.server === 'service' ? perRequest(load.cpu?.processMs.postgres) : null;
+  if (load.cpu && load.cpu.foreignShare > FOREIGN_CPU_WARNING) {
+    notes.push(
+      `WARNING: other processes used ${Math.round(load.cpu.foreignShare * 100)} % of the machine's CPU during the window; ` +
+        'this figure (and every ratio to it) is unreliable: re-run on a quiet machine',
+    );
+  }
+  if (load.exhausted) {
+    notes.push(
+      `the ${load.poolSize.toLocaleString('en-US')} pre-signed requests ran out after ${load.seconds.toFixed(1)} s of the window ` +
+        '(the rate is still right over that window; the next run sizes its list from this one)',
+    );
+  }
+  const warmupErrors = Object.entries(load.warmupNon200ByReason);
+  if (warmupErrors.length) notes.push(`warm-up non-200: ${warmupErrors.map(([r, n]) => `${n} × ${r}`).join(', ')}`);
+  if (load.firstNon200) notes.push(`first non-200: ${load.firstNon200}`);
+  notes.push(...problems.map((problem) => `check failed: ${problem}`));
+  log(
+    `  ${benchCase.name}: ${Math.round(load.rps).toLocaleString('en-US')} req/s, p50 ${load.latencyMs.p50.toFixed(2)} ms, ` +
+      `p99 ${load.latencyMs.p99.toFixed(2)} ms, non-200 ${load.non200}, server CPU ${serverCpuUsPerRequest?.toFixed(0) ?? '?'} µs/req` +
+      (databaseCpuUsPerRequest === null ? ', ' : ` + PostgreSQL ${databaseCpuUsPerRequest.toFixed(0)} µs/req, `) +
+      `other processes ${load.cpu ? Math.round(load.cpu.foreignShare * 100) : '?'} % CPU`,
+  );
+  return {
+    name: benchCase.name,
+    description: benchCase.description,
+    target: benchCase.target,
+    load,
+    ratio: benchCase.target === null ? null : ratio,
+    verdict: problems.length > 0 && verdict === 'PASS' ? 'MISS' : verdict,
+    notes,
+    signSeconds,
+    serverCpuUsPerRequest,
+    databaseCpuUsPerRequest,
+    cpuRatio: benchCase.target !== null && noop?.cpuUsPerRequest && serverCpuUsPerRequest ? noop.cpuUsPerRequest / serverCpuUsPerRequest : null,
+  };
+}
+
 async function runCase(
   benchCase: BenchCase,
   ctx: BenchContext,
   settings: Settings,
   signer: RequestSigner,
-  servers: { service: RunningProcess; noop: RunningProcess },
+  servers: Servers,
   expectedRps: number,
   noop: { rps: number; cpuUsPerRequest: number | null } | null,
   profiler: InspectorProfiler | null,
 ): Promise<CaseResult> {
-  const started = Date.now();
   try {
     const requestAt = await benchCase.prepare(ctx);
     const measure = async (requests: PreparedRequest[]): Promise<LoadResult> => {
@@ -124,92 +220,31 @@ async function runCase(
         cycle: benchCase.server === 'noop',
         onWindowStart: profiler ? () => void profiler.start().catch(() => undefined) : undefined,
       });
-      if (profiler) {
-        const profile = await profiler.stop();
-        fs.mkdirSync(PROFILE_DIR, { recursive: true });
-        const file = path.join(PROFILE_DIR, `${ctx.store}-${benchCase.name.replace(/[^A-Za-z0-9]+/g, '-')}.cpuprofile`);
-        fs.writeFileSync(file, JSON.stringify(profile));
-        log(`\n${summariseProfile(profile as unknown as Profile, `CPU profile of the service, measured window (${file})`, 20)}\n`);
-      }
+      if (profiler) saveProfile(await profiler.stop(), ctx.store, benchCase.name);
       return result;
     };
-
-    let load: LoadResult;
-    let signSeconds = 0;
-    if (benchCase.server === 'noop') {
-      load = await measure(unsignedRequests(Array.from({ length: 1000 }, (_, i) => requestAt(i))));
-    } else {
-      // Pre-sign for the expected rate; if the list runs out early in the window (the service is faster than
-      // expected), sign again for the rate just seen and measure once more. Indexes continue across attempts,
-      // so a case's requests stay distinct (e.g. fresh merchantRefs).
-      let next = 0;
-      let expected = expectedRps;
-      for (let attempt = 1; ; attempt++) {
-        const count = listSize(settings, expected);
-        const templates = Array.from({ length: count }, (_, i) => requestAt(next + i));
-        next += count;
-        const signStart = Date.now();
-        const requests = await signer.sign(templates);
-        signSeconds += (Date.now() - signStart) / 1000;
-        const rsa = templates.filter((t) => t.merchant.keyType === 'RSA-SHA512').length;
-        log(
-          `  ${benchCase.name}: pre-signed ${count.toLocaleString('en-US')} requests ` +
-            `(${Math.round((100 * rsa) / count)} % RSA-SHA512) in ${((Date.now() - signStart) / 1000).toFixed(1)} s`,
-        );
-        load = await measure(requests);
-        if (!load.exhausted || load.seconds >= 0.6 * settings.durationSeconds || attempt >= 2) break;
-        log(`  ${benchCase.name}: the list ran out ${load.seconds.toFixed(1)} s into the window (${Math.round(load.rps)} req/s); measuring again`);
-        expected = Math.max(load.rps, 2 * expected);
-      }
-    }
-    const ratio = benchCase.target === null ? 1 : noop?.rps ? load.rps / noop.rps : 0;
-    const { verdict, notes } = verdictOf(benchCase.target, load, ratio);
-    const serverCpuMs = load.cpu?.processMs[benchCase.server];
-    const serverCpuUsPerRequest = serverCpuMs !== undefined && load.requests > 0 ? (serverCpuMs * 1000) / load.requests : null;
-    const dbCpuMs = load.cpu?.processMs.postgres;
-    const databaseCpuUsPerRequest =
-      ctx.store === 'postgres' && benchCase.server === 'service' && dbCpuMs !== undefined && load.requests > 0 ? (dbCpuMs * 1000) / load.requests : null;
-    if (load.cpu && load.cpu.foreignShare > FOREIGN_CPU_WARNING) {
-      notes.push(
-        `WARNING: other processes used ${Math.round(load.cpu.foreignShare * 100)} % of the machine's CPU during the window; ` +
-          'this figure (and every ratio to it) is unreliable: re-run on a quiet machine',
-      );
-    }
-    if (load.exhausted) {
-      notes.push(
-        `the ${load.poolSize.toLocaleString('en-US')} pre-signed requests ran out after ${load.seconds.toFixed(1)} s of the window ` +
-          '(the rate is still right over that window; the next run sizes its list from this one)',
-      );
-    }
-    const warmupErrors = Object.entries(load.warmupNon200ByReason);
-    if (warmupErrors.length) notes.push(`warm-up non-200: ${warmupErrors.map(([r, n]) => `${n} × ${r}`).join(', ')}`);
-    if (load.firstNon200) notes.push(`first non-200: ${load.firstNon200}`);
-    if (benchCase.verify) notes.push(...(await benchCase.verify(ctx)).map((problem) => `check failed: ${problem}`));
-    const failedCheck = notes.some((note) => note.startsWith('check failed'));
-    log(
-      `  ${benchCase.name}: ${Math.round(load.rps).toLocaleString('en-US')} req/s, p50 ${load.latencyMs.p50.toFixed(2)} ms, ` +
-        `p99 ${load.latencyMs.p99.toFixed(2)} ms, non-200 ${load.non200}, server CPU ${serverCpuUsPerRequest?.toFixed(0) ?? '?'} µs/req` +
-        (databaseCpuUsPerRequest === null ? ', ' : ` + PostgreSQL ${databaseCpuUsPerRequest.toFixed(0)} µs/req, `) +
-        `other processes ${load.cpu ? Math.round(load.cpu.foreignShare * 100) : '?'} % CPU (${((Date.now() - started) / 1000).toFixed(1)} s)`,
-    );
+    const { load, signSeconds } =
+      benchCase.server === 'noop'
+        ? { load: await measure(unsignedRequests(Array.from({ length: 1000 }, (_, i) => requestAt(i)))), signSeconds: 0 }
+        : await measureSigned(benchCase, requestAt, settings, signer, expectedRps, measure);
+    const problems = benchCase.verify ? await benchCase.verify(ctx) : [];
+    return describe(benchCase, ctx.store, load, signSeconds, noop, problems);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    log(`  ${benchCase.name}: ERROR ${message}`);
     return {
       name: benchCase.name,
       description: benchCase.description,
       target: benchCase.target,
-      load,
-      ratio: benchCase.target === null ? null : ratio,
-      verdict: failedCheck && verdict === 'PASS' ? 'MISS' : verdict,
-      notes,
-      signSeconds,
-      serverCpuUsPerRequest,
-      databaseCpuUsPerRequest,
-      cpuRatio:
-        benchCase.target !== null && noop?.cpuUsPerRequest && serverCpuUsPerRequest ? noop.cpuUsPerRequest / serverCpuUsPerRequest : null,
+      load: null,
+      ratio: null,
+      verdict: 'ERROR',
+      notes: [message],
+      signSeconds: 0,
+      serverCpuUsPerRequest: null,
+      databaseCpuUsPerRequest: null,
+      cpuRatio: null,
     };
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    log(`  ${benchCase.name}: ERROR ${message}`);
-    return { name: benchCase.name, description: benchCase.description, target: benchCase.target, load: null, ratio: null, verdict: 'ERROR', notes: [message], signSeconds: 0, serverCpuUsPerRequest: null, databaseCpuUsPerRequest: null, cpuRatio: null };
   }
 }
 
@@ -227,7 +262,7 @@ async function runStore(store: StoreKind, settings: Settings, signer: RequestSig
     log(`  service pid ${service.pid} at ${service.baseUrl}; ${ctx.merchants.length} merchants (${Object.entries(keyTypes).map(([t, n]) => `${n} ${t}`).join(', ')})`);
 
     const previous = previousRates(store);
-    const servers = { service, noop };
+    const servers: Servers = { service, noop };
     const reference = await runCase(NOOP_CASE, ctx, settings, signer, servers, 0, null, null);
     const noopRps = reference.load?.rps || null;
     const noopFigures = noopRps ? { rps: noopRps, cpuUsPerRequest: reference.serverCpuUsPerRequest } : null;

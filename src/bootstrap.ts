@@ -8,6 +8,8 @@ import { FeeService } from './domain/fees.js';
 import { MerchantService } from './domain/merchants.js';
 import { allPaymentJobs } from './domain/payments/jobs.js';
 import { PaymentService } from './domain/payments/service.js';
+import { allPayoutJobs } from './domain/payouts/jobs.js';
+import { PayoutService } from './domain/payouts/service.js';
 import { RateService } from './domain/rates.js';
 import { loadOrCreateLocalSecrets, SecretBox } from './domain/secrets.js';
 import { LedgerService } from './ledger/service.js';
@@ -52,6 +54,15 @@ export async function buildRuntime(config: Config, clock: Clock = systemClock): 
     publicBaseUrl: config.publicBaseUrl,
     webhookUrlCheck: (raw) => checkWebhookUrlSyntax(raw, config.webhooks),
   });
+  const payouts = new PayoutService({
+    db: store.db,
+    storeKind: store.kind,
+    clock,
+    fees,
+    ledger,
+    channels,
+    webhookUrlCheck: (raw) => checkWebhookUrlSyntax(raw, config.webhooks),
+  });
   const dispatcher = new WebhookDispatcher({ store, box, serviceKey, clock, config: config.webhooks, idleIntervalMs: config.workerIdleMs });
   const settlement: Job = {
     name: 'ledger-settlement',
@@ -71,10 +82,11 @@ export async function buildRuntime(config: Config, clock: Clock = systemClock): 
     webhooks,
     channels,
     payments,
+    payouts,
   };
   return {
     services,
-    jobs: [...allPaymentJobs(payments), dispatcher.job, settlement],
+    jobs: [...allPaymentJobs(payments), ...allPayoutJobs(payouts, Math.min(config.workerIdleMs, 200)), dispatcher.job, settlement],
     close: async () => {
       // Records deliveries in flight, so they are not sent again after their lease.
       await dispatcher.close();

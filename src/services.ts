@@ -6,6 +6,7 @@ import type { Clock } from './domain/clock.js';
 import type { FeeService } from './domain/fees.js';
 import type { MerchantService } from './domain/merchants.js';
 import type { PaymentService } from './domain/payments/service.js';
+import type { PayoutService } from './domain/payouts/service.js';
 import type { RateService } from './domain/rates.js';
 import type { SecretBox } from './domain/secrets.js';
 import type { LedgerService } from './ledger/service.js';
@@ -27,4 +28,5 @@ export interface Services {
   /** The upstream channels: the bank simulator for sandbox merchants (see docs/simulator.md). */
   readonly channels: ChannelRegistry;
   readonly payments: PaymentService;
+  readonly payouts: PayoutService;
 }

@@ -109,10 +109,13 @@ export interface PayoutRecord {
   account?: string;
   phone?: string;
   email?: string;
+  webhookUrl?: string;
   createdAt: string;
   updatedAt: string;
   completedAt?: string;
   failureReason?: string;
+  /** The upstream's reference of the transfer (e.g. the UTR for INR), once it has one. */
+  upstreamRef?: string;
 }
 
 export interface CurrencyRequest {

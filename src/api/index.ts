@@ -4,6 +4,7 @@ import type { Services } from '../services.js';
 import { accountRoutes } from './account.js';
 import { bankRoutes } from './bank.js';
 import { paymentRoutes } from './payment.js';
+import { payoutRoutes } from './payout.js';
 import { sandboxRoutes } from './sandbox.js';
 import { merchantWebhookRoutes } from './webhook.js';
 
@@ -11,6 +12,7 @@ export const merchantRoutes: FastifyPluginAsync<{ services: Services }> = async 
   await app.register(accountRoutes, { services });
   await app.register(bankRoutes);
   await app.register(paymentRoutes, { services });
+  await app.register(payoutRoutes, { services });
   await app.register(sandboxRoutes, { services });
   await app.register(merchantWebhookRoutes, { services });
 };

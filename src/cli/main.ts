@@ -6,9 +6,10 @@ import { AppError } from '../domain/errors.js';
 import { merchantCommands } from './merchant-commands.js';
 import { ledgerCommands } from './ledger-commands.js';
 import { webhookCommands } from './webhook-commands.js';
+import { payoutCommands } from './payout-commands.js';
 import type { CliCommand, CliOutput, ParsedArgs } from './types.js';
 
-const COMMANDS: readonly CliCommand[] = [...merchantCommands, ...ledgerCommands, ...webhookCommands];
+const COMMANDS: readonly CliCommand[] = [...merchantCommands, ...ledgerCommands, ...webhookCommands, ...payoutCommands];
 
 const io: CliOutput = {
   out: (line) => process.stdout.write(`${line}\n`),

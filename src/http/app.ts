@@ -131,7 +131,7 @@ export async function buildApp(services: Services): Promise<AppHandle> {
     { prefix: '/v1/api' },
   );
   await app.register(adminRoutes, { prefix: '/admin', services });
-  await app.register(callbackRoutes, { channels: services.channels, payments: services.payments });
+  await app.register(callbackRoutes, { channels: services.channels, payments: services.payments, payouts: services.payouts });
   await app.register(publicKeyRoutes, { services });
   await app.register(checkoutRoutes, { source: services.payments, publicBaseUrl: config.publicBaseUrl, clock: services.clock });
   await app.register(opsRoutes, { services, metrics, isClosing: () => closing });

@@ -4,8 +4,9 @@ import type { FoundationTables } from './tables.js';
 import type { LedgerTables } from '../ledger/tables.js';
 import type { PaymentTables } from '../domain/payments/tables.js';
 import type { WebhookTables } from '../webhooks/tables.js';
+import type { PayoutTables } from '../domain/payouts/tables.js';
 
-export interface Database extends FoundationTables, LedgerTables, PaymentTables, WebhookTables {}
+export interface Database extends FoundationTables, LedgerTables, PaymentTables, WebhookTables, PayoutTables {}
 
 export type Db = Kysely<Database>;
 /** A handle usable inside or outside a transaction. */

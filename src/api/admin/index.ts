@@ -7,6 +7,7 @@ import { adminMerchantRoutes } from './merchants.js';
 import { adminRateRoutes } from './rates.js';
 import { adminWebhookRoutes } from './webhooks.js';
 import { adminLedgerRoutes } from '../admin-ledger.js';
+import { adminPayoutRoutes } from './payouts.js';
 
 export const adminRoutes: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
   app.addHook('onRequest', async (request) => requireAdmin(request, services.adminToken));
@@ -24,4 +25,5 @@ export const adminRoutes: FastifyPluginAsync<{ services: Services }> = async (ap
   await app.register(adminRateRoutes, { services });
   await app.register(adminWebhookRoutes, { services });
   await app.register(adminLedgerRoutes, { services });
+  await app.register(adminPayoutRoutes, { services });
 };

@@ -1,0 +1,74 @@
+// Operator API for payouts: those stuck in Processing, and a status query of one payout now.
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { DEFAULT_STUCK_AFTER_SECONDS } from '../../domain/payouts/policy.js';
+import { ErrorEnvelope, ok, SuccessEnvelope } from '../../http/envelope.js';
+import type { Services } from '../../services.js';
+
+const StuckQuery = Type.Object(
+  {
+    olderThanSeconds: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$', description: `Unchanged for at least this long; default ${DEFAULT_STUCK_AFTER_SECONDS}.` })),
+    limit: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,2}$', description: '1 to 500, default 100.' })),
+  },
+  { additionalProperties: false },
+);
+
+const RefParams = Type.Object({ ref: Type.String({ minLength: 1, maxLength: 64 }) });
+const Errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 404: ErrorEnvelope };
+
+const OperatorPayout = Type.Object(
+  {
+    transactionRef: Type.String(),
+    merchantId: Type.String(),
+    merchantRef: Type.String(),
+    status: Type.String(),
+    submitAttempts: Type.Integer(),
+    queryAttempts: Type.Integer(),
+    ageSeconds: Type.Integer(),
+  },
+  { additionalProperties: true },
+);
+
+export const adminPayoutRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  app.get(
+    '/payouts/stuck',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Payouts in Processing unchanged for longer than olderThanSeconds, oldest first',
+        querystring: StuckQuery,
+        response: { 200: SuccessEnvelope(Type.Object({ payouts: Type.Array(OperatorPayout) })), ...Errors },
+      },
+    },
+    async (request) => {
+      const { olderThanSeconds, limit } = request.query;
+      const payouts = await services.payouts.stuck(
+        olderThanSeconds === undefined ? DEFAULT_STUCK_AFTER_SECONDS : Number(olderThanSeconds),
+        limit === undefined ? undefined : Number(limit),
+      );
+      return ok({ payouts });
+    },
+  );
+
+  app.post(
+    '/payouts/:ref/query',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: "Ask the upstream about a payout now and apply its answer (never resubmits)",
+        params: RefParams,
+        response: {
+          200: SuccessEnvelope(
+            Type.Object({
+              payout: OperatorPayout,
+              upstream: Type.Union([Type.Null(), Type.Object({ status: Type.String() }, { additionalProperties: true })]),
+              note: Type.Optional(Type.String()),
+            }),
+          ),
+          ...Errors,
+        },
+      },
+    },
+    async (request) => ok(await services.payouts.forceQuery(request.params.ref)),
+  );
+};

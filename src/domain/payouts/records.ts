@@ -1,0 +1,101 @@
+// How a payout row is shown: the merchant's record (status, fetch and every webhook body), the
+// initiate answer, and the operator's view. Amounts leave as major-unit numbers.
+import { isoFromMs } from '../clock.js';
+import { toMajor } from '../money.js';
+import { displayMethod } from './rules.js';
+import type { PayoutStatus, PayoutsTable } from './tables.js';
+
+/** The payout as status/fetch return it and as webhooks carry it (contract sections 4 and 8). */
+export interface PayoutRecord {
+  readonly transactionRef: string;
+  readonly merchantRef: string;
+  readonly method: string;
+  readonly currency: string;
+  readonly amount: number;
+  readonly fee: number;
+  readonly bankCode?: string;
+  readonly name: string;
+  readonly account: string;
+  readonly phone: string;
+  readonly email: string;
+  readonly webhookUrl?: string;
+  readonly status: PayoutStatus;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly completedAt?: string;
+  readonly failureReason?: string;
+  /** The upstream's reference of the transfer (e.g. the UTR), once the channel gave one. */
+  readonly upstreamRef?: string;
+}
+
+export interface PayoutInitiateResult {
+  readonly transactionRef: string;
+  readonly merchantRef: string;
+  readonly method: string;
+  readonly currency: string;
+  readonly amount: number;
+  readonly fee: number;
+  readonly status: PayoutStatus;
+}
+
+export function payoutRecord(row: PayoutsTable): PayoutRecord {
+  return {
+    transactionRef: row.transaction_ref,
+    merchantRef: row.merchant_ref,
+    method: displayMethod(row.currency, row.method),
+    currency: row.currency,
+    amount: toMajor(row.amount_minor),
+    fee: toMajor(row.fee_minor),
+    ...(row.bank_code === null ? {} : { bankCode: row.bank_code }),
+    name: row.beneficiary_name,
+    account: row.account,
+    phone: row.phone,
+    email: row.email,
+    ...(row.webhook_url === null ? {} : { webhookUrl: row.webhook_url }),
+    status: row.status,
+    createdAt: isoFromMs(row.created_at_ms),
+    updatedAt: isoFromMs(row.updated_at_ms),
+    ...(row.completed_at_ms === null ? {} : { completedAt: isoFromMs(row.completed_at_ms) }),
+    ...(row.failure_reason === null ? {} : { failureReason: row.failure_reason }),
+    ...(row.upstream_ref === null ? {} : { upstreamRef: row.upstream_ref }),
+  };
+}
+
+/**
+ * The answer of payout/initiate. Status is the stored one: a repeated initiate of a payout that
+ * progressed meanwhile answers its current status (the record is the same payout).
+ */
+export function payoutInitiateResult(row: PayoutsTable): PayoutInitiateResult {
+  return {
+    transactionRef: row.transaction_ref,
+    merchantRef: row.merchant_ref,
+    method: displayMethod(row.currency, row.method),
+    currency: row.currency,
+    amount: toMajor(row.amount_minor),
+    fee: toMajor(row.fee_minor),
+    status: row.status,
+  };
+}
+
+/** What the operator sees of a payout: the record plus the job's bookkeeping. */
+export interface OperatorPayoutView extends PayoutRecord {
+  readonly merchantId: string;
+  readonly channel: string;
+  readonly submitAttempts: number;
+  readonly queryAttempts: number;
+  readonly nextActionAt?: string;
+  /** Seconds since the payout last changed. */
+  readonly ageSeconds: number;
+}
+
+export function operatorView(row: PayoutsTable, nowMs: number): OperatorPayoutView {
+  return {
+    ...payoutRecord(row),
+    merchantId: row.merchant_id,
+    channel: row.channel,
+    submitAttempts: Number(row.submit_attempts),
+    queryAttempts: Number(row.query_attempts),
+    ...(row.next_action_at_ms === null ? {} : { nextActionAt: isoFromMs(row.next_action_at_ms) }),
+    ageSeconds: Math.max(0, Math.floor((nowMs - Number(row.updated_at_ms)) / 1000)),
+  };
+}

@@ -1,0 +1,118 @@
+// Reads, claims and schedule updates on the payouts table. Every state change is a conditional
+// update (WHERE status = ... / WHERE locked_until_ms = <my lease>), so concurrent callbacks, jobs,
+// operators and requests can race without double effects.
+import type { StoreKind } from '../../store/db.js';
+import type { Db, Executor } from '../../store/schema.js';
+import { withTransaction } from '../../ledger/transactions.js';
+import type { PayoutsTable } from './tables.js';
+
+export async function findPayoutByRef(db: Executor, transactionRef: string): Promise<PayoutsTable | undefined> {
+  return db.selectFrom('payouts').selectAll().where('transaction_ref', '=', transactionRef).executeTakeFirst();
+}
+
+/** A merchant's payout by either reference; another merchant's payout reads as missing. */
+export async function findPayoutForMerchant(
+  db: Executor,
+  merchantId: string,
+  query: { readonly transactionRef: string } | { readonly merchantRef: string },
+): Promise<PayoutsTable | undefined> {
+  const base = db.selectFrom('payouts').selectAll().where('merchant_id', '=', merchantId);
+  return 'transactionRef' in query
+    ? base.where('transaction_ref', '=', query.transactionRef).executeTakeFirst()
+    : base.where('merchant_ref', '=', query.merchantRef).executeTakeFirst();
+}
+
+/** Inserts unless the merchant already used this merchantRef for a payout; true when this call created the row. */
+export async function insertPayoutIfNew(db: Executor, row: PayoutsTable): Promise<boolean> {
+  const inserted = await db
+    .insertInto('payouts')
+    .values(row)
+    .onConflict((oc) => oc.columns(['merchant_id', 'merchant_ref']).doNothing())
+    .returning('transaction_ref')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/**
+ * Claims up to `limit` payouts whose next action is due and that no live worker holds, with a lease
+ * until `leaseUntilMs` (which is also the claim's token: later updates check it). PostgreSQL picks
+ * rows with FOR UPDATE SKIP LOCKED so workers never wait on each other; SQLite (one writer) claims
+ * each row with a conditional update. Returns the claimed rows with their lease set.
+ */
+export async function claimDuePayouts(db: Db, kind: StoreKind, nowMs: number, leaseUntilMs: number, limit: number): Promise<PayoutsTable[]> {
+  const now = BigInt(nowMs);
+  const lease = BigInt(leaseUntilMs);
+  const due = (executor: Executor) =>
+    executor
+      .selectFrom('payouts')
+      .selectAll()
+      .where('status', 'in', ['Initiated', 'Processing'])
+      .where('next_action_at_ms', '<=', now)
+      .where((eb) => eb.or([eb('locked_until_ms', 'is', null), eb('locked_until_ms', '<=', now)]))
+      .orderBy('next_action_at_ms')
+      .limit(limit);
+  if (kind === 'postgres') {
+    return withTransaction(db, async (trx) => {
+      const rows = await due(trx).forUpdate().skipLocked().execute();
+      if (rows.length === 0) return [];
+      await trx
+        .updateTable('payouts')
+        .set({ locked_until_ms: lease })
+        .where('transaction_ref', 'in', rows.map((r) => r.transaction_ref))
+        .execute();
+      return rows.map((row) => ({ ...row, locked_until_ms: lease }));
+    });
+  }
+  const candidates = await due(db).execute();
+  const claimed: PayoutsTable[] = [];
+  for (const row of candidates) {
+    const result = await db
+      .updateTable('payouts')
+      .set({ locked_until_ms: lease })
+      .where('transaction_ref', '=', row.transaction_ref)
+      .where('status', '=', row.status)
+      .where((eb) => eb.or([eb('locked_until_ms', 'is', null), eb('locked_until_ms', '<=', now)]))
+      .executeTakeFirst();
+    if (result.numUpdatedRows === 1n) claimed.push({ ...row, locked_until_ms: lease });
+  }
+  return claimed;
+}
+
+/**
+ * Records a submission about to be made, under the caller's lease; it must commit before the
+ * request leaves, so a crash after sending is seen as "may have reached the upstream".
+ */
+export async function recordSubmitAttempt(db: Executor, row: PayoutsTable, lease: bigint): Promise<boolean> {
+  const result = await db
+    .updateTable('payouts')
+    .set({ submit_attempts: row.submit_attempts + 1n })
+    .where('transaction_ref', '=', row.transaction_ref)
+    .where('status', '=', 'Initiated')
+    .where('locked_until_ms', '=', lease)
+    .where('submit_attempts', '=', row.submit_attempts)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+/** Gives the row back with its next action time (and the query count that drives the backoff), if still ours. */
+export async function releaseLease(db: Executor, transactionRef: string, lease: bigint, nextActionAtMs: number, queryAttempts: bigint): Promise<void> {
+  await db
+    .updateTable('payouts')
+    .set({ locked_until_ms: null, next_action_at_ms: BigInt(nextActionAtMs), query_attempts: queryAttempts })
+    .where('transaction_ref', '=', transactionRef)
+    .where('locked_until_ms', '=', lease)
+    .where('status', 'in', ['Initiated', 'Processing'])
+    .execute();
+}
+
+/** Payouts in Processing whose record has not changed for `olderThanMs`, oldest first. */
+export async function stuckPayouts(db: Executor, nowMs: number, olderThanMs: number, limit: number): Promise<PayoutsTable[]> {
+  return db
+    .selectFrom('payouts')
+    .selectAll()
+    .where('status', '=', 'Processing')
+    .where('updated_at_ms', '<=', BigInt(nowMs - olderThanMs))
+    .orderBy('updated_at_ms')
+    .limit(limit)
+    .execute();
+}

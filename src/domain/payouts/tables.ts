@@ -1,0 +1,52 @@
+// Row types of the payout table (migration 0005). Integer columns are bigint on both stores.
+
+export type PayoutStatus = 'Initiated' | 'Processing' | 'Success' | 'Failed';
+
+export const FINAL_PAYOUT_STATUSES: readonly PayoutStatus[] = ['Success', 'Failed'];
+
+export interface PayoutsTable {
+  /** UUID v7, the primary key; also the upstream's idempotency key. */
+  transaction_ref: string;
+  merchant_id: string;
+  merchant_ref: string;
+  /** sha256 hex of the canonical request: a repeated merchantRef is "the same body" when this matches. */
+  request_hash: string;
+  currency: string;
+  /** The method as stored and sent upstream (NGN: BANK). */
+  method: string;
+  amount_minor: bigint;
+  /** Fixed at initiation; reserved with the amount and charged when the payout succeeds. */
+  fee_minor: bigint;
+  /** IFSC (INR BANK), bank code from the list, or null (INR UPI, EGP WALLET). */
+  bank_code: string | null;
+  beneficiary_name: string;
+  /** Account number, VPA or mobile number. Never logged in full. */
+  account: string;
+  phone: string;
+  email: string;
+  webhook_url: string | null;
+  status: PayoutStatus;
+  failure_reason: string | null;
+  /** The upstream's reference of the transfer (UTR, NIP session id ...), once known. */
+  upstream_ref: string | null;
+  channel: string;
+  /**
+   * How many times the payout was (or was about to be) sent upstream. Raised and committed BEFORE
+   * each submission, so a row with submit_attempts >= 1 may have reached the upstream and must be
+   * asked about before it is ever sent again.
+   */
+  submit_attempts: bigint;
+  /** Status queries made (Processing polls and recovery checks); drives the poll backoff. */
+  query_attempts: bigint;
+  /** When the payout job should next act on the row (submit, retry, poll); null once final. */
+  next_action_at_ms: bigint | null;
+  /** The lease of the worker acting on the row; a row is free when null or in the past. */
+  locked_until_ms: bigint | null;
+  created_at_ms: bigint;
+  updated_at_ms: bigint;
+  completed_at_ms: bigint | null;
+}
+
+export interface PayoutTables {
+  payouts: PayoutsTable;
+}

@@ -1,0 +1,63 @@
+// Helpers of the payout tests: valid request bodies per currency and method, funding through the
+// ledger's operator adjustment, and waiting for a payout to reach a status.
+import type { Currency, PayoutInitiateRequest, PayoutMethod, PayoutRecord } from '../../sdk/src/index.js';
+import type { SimulatorFaults, SimulatorStats } from '../../src/channels/simulator/faults.js';
+import type { TestMerchant, TestServer } from '../helpers/server.js';
+import { newMerchantRef, pause } from '../payments/api-helpers.js';
+
+const DEFAULTS: Record<string, { bankCode?: string; account: string; amount: number }> = {
+  'INR:BANK': { bankCode: 'HDFC0001234', account: '50100012345678', amount: 1000 },
+  'INR:UPI': { account: 'asha.rao@okhdfc', amount: 1000 },
+  'NGN:BANK': { bankCode: '044', account: '0123456789', amount: 10_000 },
+  'NGN:TRANSFER': { bankCode: '044', account: '0123456789', amount: 10_000 },
+  'IDR:TRANSFER': { bankCode: '00014', account: '1234567890', amount: 150_000 },
+  'EGP:BANK': { bankCode: '1207', account: '100012345678', amount: 500 },
+  'EGP:WALLET': { account: '01012345678', amount: 500 },
+};
+
+/** A valid payout body; `overrides` replace any field (set bankCode: undefined to drop it). */
+export function payoutBody(currency: Currency, method: PayoutMethod, overrides: Partial<PayoutInitiateRequest> = {}): PayoutInitiateRequest {
+  const d = DEFAULTS[`${currency}:${method}`]!;
+  const body: PayoutInitiateRequest = {
+    merchantRef: newMerchantRef(),
+    currency,
+    method,
+    amount: d.amount,
+    ...(d.bankCode === undefined ? {} : { bankCode: d.bankCode }),
+    name: 'Asha Rao',
+    account: d.account,
+    phone: '919812345678',
+    email: 'asha@example.com',
+    ...overrides,
+  };
+  if ('bankCode' in overrides && overrides.bankCode === undefined) delete body.bankCode;
+  return body;
+}
+
+/** An account of the same shape ending in a sandbox magic suffix. */
+export const magicAccount = (currency: Currency, method: PayoutMethod, ending: '0001' | '0002' | '0003'): string => {
+  if (currency === 'INR' && method === 'UPI') return `asha${ending}@okhdfc`;
+  const base = DEFAULTS[`${currency}:${method}`]!.account;
+  return base.slice(0, base.length - 4) + ending;
+};
+
+/** Gives a merchant available money with the operator's ledger adjustment. */
+export async function fund(server: TestServer, merchantId: string, currency: Currency, amountMinor: bigint): Promise<void> {
+  await server.services.ledger.adjust({ merchantId, currency, account: 'available', amountMinor, reason: 'test funding for payouts', actor: 'test' });
+}
+
+export const faults = (server: TestServer): SimulatorFaults => server.services.channels.simulator.server!.faults;
+export const stats = (server: TestServer): SimulatorStats => server.services.channels.simulator.server!.stats;
+
+/** Polls payout/status until the payout has one of `statuses`; returns the record. */
+export async function until(merchant: TestMerchant, transactionRef: string, statuses: readonly string[], limitMs = 15_000): Promise<PayoutRecord> {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    const answer = await merchant.client.payoutStatus({ transactionRef });
+    if (answer.ok && statuses.includes(answer.data.status)) return answer.data;
+    if (Date.now() > deadline) throw new Error(`payout ${transactionRef} is ${answer.data.status}, not ${statuses.join('|')}`);
+    await pause(50);
+  }
+}
+
+export const FINAL = ['Success', 'Failed'] as const;
