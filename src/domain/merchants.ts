@@ -122,7 +122,7 @@ export interface CreatedMerchant {
 }
 
 export class MerchantService {
-  private readonly cache = new Map<string, { readonly atMs: number; readonly value: MerchantCredentials | null }>();
+  private readonly cache = new Map<string, { readonly atMs: number; readonly value: Promise<MerchantCredentials | null> }>();
 
   constructor(
     private readonly db: Db,
@@ -236,14 +236,19 @@ export class MerchantService {
     }));
   }
 
-  /** The merchant and its active keys, from a short-lived cache (see docs/operations.md). */
-  async credentials(merchantId: string): Promise<MerchantCredentials | null> {
+  /**
+   * The merchant and its active keys, from a short-lived cache (see docs/operations.md). Requests
+   * arriving while a merchant is being loaded share that one load instead of each reading it again.
+   */
+  credentials(merchantId: string): Promise<MerchantCredentials | null> {
     const nowMs = Date.now();
     const hit = this.cache.get(merchantId);
     if (hit && nowMs - hit.atMs < this.defaults.credentialCacheMs) return hit.value;
-    const value = await this.loadCredentials(merchantId);
+    const value = this.loadCredentials(merchantId);
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(merchantId, { atMs: nowMs, value });
+    // A failed load is not cached: the next request tries again.
+    value.catch(() => this.cache.get(merchantId)?.value === value && this.cache.delete(merchantId));
     return value;
   }
 
