@@ -66,7 +66,10 @@ export interface TestServerOptions {
 export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const database = allocateTestDatabase();
   const clock = new OffsetClock();
-  const runtime = await buildRuntime(testConfig(database, env), clock);
+  const runtime = await buildRuntime(testConfig(database, env), clock).catch(async (error: unknown) => {
+    await database.drop();
+    throw error;
+  });
   const { services } = runtime;
   const handle = await buildApp(services);
   await handle.app.listen({ host: '127.0.0.1', port: 0 });

@@ -54,7 +54,13 @@ export function allocateTestDatabase(): TestDatabase {
 /** Opens (and migrates) a fresh store; close() also drops it. */
 export async function openTestStore(): Promise<Store & { readonly location: TestDatabase }> {
   const location = allocateTestDatabase();
-  const store = await openStore(location);
+  let store: Store;
+  try {
+    store = await openStore(location);
+  } catch (error) {
+    await location.drop();
+    throw error;
+  }
   return {
     ...store,
     db: store.db,
