@@ -4,6 +4,7 @@
 // signing.ts), runs the load, and compares the result with `target` (contract section 13).
 import type { BenchContext } from './context.js';
 import type { RequestTemplate } from './signing.js';
+import { MONEY_CASES } from './cases-money.js';
 
 export const CURRENCIES = ['INR', 'EGP', 'NGN', 'IDR'] as const;
 
@@ -35,9 +36,40 @@ export interface BenchCase {
    * Setup outside the timed phase; returns the i-th request (i = 0, 1, 2, ...; the harness asks for as many
    * as the run can need, in order).
    */
-  prepare(ctx: BenchContext): Promise<(i: number) => RequestTemplate>;
+  prepare?(ctx: BenchContext): Promise<(i: number) => RequestTemplate>;
+  /**
+   * Instead of `prepare` and the harness's load: a case that measures on its own (webhook deliveries at a
+   * receiver, an in-process ledger burst) and reports its figures in its own unit.
+   */
+  custom?(ctx: BenchContext, settings: CustomSettings): Promise<CustomMeasurement>;
   /** Optional check after the load (e.g. "no balance ever negative"); returns the problems found. */
   verify?(ctx: BenchContext): Promise<string[]>;
+}
+
+/** What a custom case gets from the command line. */
+export interface CustomSettings {
+  readonly durationSeconds: number;
+  readonly warmupSeconds: number;
+  readonly connections: number;
+}
+
+/** What a custom case measured. */
+export interface CustomMeasurement {
+  /** Operations counted over `seconds` (deliveries, reservations ...). */
+  readonly operations: number;
+  readonly seconds: number;
+  /** The unit of the rate, e.g. 'deliveries/s'. */
+  readonly unit: string;
+  /** Per-operation latency (or lag), when the case has one. */
+  readonly latencyMs: { readonly p50: number; readonly p90: number; readonly p99: number; readonly max: number; readonly mean: number } | null;
+  /** The absolute rate the contract asks for; null for a measurement without a target (verdict INFO). */
+  readonly minPerSecond: number | null;
+  /** Shown in the table's target column. */
+  readonly targetLabel: string;
+  /** Failed checks (make the verdict MISS). */
+  readonly problems: string[];
+  /** Anything else worth printing. */
+  readonly notes: string[];
 }
 
 /** The reference: a Fastify route with JSON parsing and nothing else, sent requests of the same shape. */
@@ -84,4 +116,5 @@ export const CASES: readonly BenchCase[] = [
       return (i) => ({ merchant: ctx.merchants[i % ctx.merchants.length]!, path: 'payout/bankCode', body: { currency: 'IDR' } });
     },
   },
+  ...MONEY_CASES,
 ];

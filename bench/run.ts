@@ -197,6 +197,53 @@ function describe(
   };
 }
 
+/** A case that measures on its own (its own unit, its own target or none); see CustomMeasurement. */
+async function runCustom(benchCase: BenchCase, ctx: BenchContext, settings: Settings): Promise<CaseResult> {
+  const m = await benchCase.custom!(ctx, { durationSeconds: settings.durationSeconds, warmupSeconds: settings.warmupSeconds, connections: settings.connections });
+  const problems = [...m.problems, ...(benchCase.verify ? await benchCase.verify(ctx) : [])];
+  const rate = m.seconds > 0 ? m.operations / m.seconds : 0;
+  const latency = m.latencyMs ?? { p50: NaN, p90: NaN, p99: NaN, max: NaN, mean: NaN };
+  const load: LoadResult = {
+    requests: m.operations,
+    seconds: m.seconds,
+    rps: rate,
+    latencyMs: latency,
+    non200: 0,
+    non200ByReason: {},
+    warmupNon200ByReason: {},
+    firstNon200: null,
+    networkErrors: 0,
+    firstNetworkError: null,
+    requestsSent: m.operations,
+    poolSize: m.operations,
+    exhausted: false,
+    cpu: null,
+  };
+  const notes = [...m.notes];
+  if (m.minPerSecond !== null && rate < m.minPerSecond) notes.push(`${Math.round(rate).toLocaleString('en-US')} ${m.unit} < ${m.minPerSecond.toLocaleString('en-US')}`);
+  notes.push(...problems.map((problem) => `check failed: ${problem}`));
+  const met = m.minPerSecond === null ? null : rate >= m.minPerSecond && problems.length === 0;
+  log(
+    `  ${benchCase.name}: ${Math.round(rate).toLocaleString('en-US')} ${m.unit} (${m.operations} in ${m.seconds.toFixed(2)} s)` +
+      (m.latencyMs ? `, p50 ${latency.p50.toFixed(2)} ms, p99 ${latency.p99.toFixed(2)} ms` : '') +
+      (problems.length ? `, ${problems.length} failed checks` : ''),
+  );
+  return {
+    name: benchCase.name,
+    description: benchCase.description,
+    target: null,
+    targetLabel: m.targetLabel,
+    load,
+    ratio: null,
+    verdict: met === null ? (problems.length ? 'MISS' : 'INFO') : met ? 'PASS' : 'MISS',
+    notes,
+    signSeconds: 0,
+    serverCpuUsPerRequest: null,
+    databaseCpuUsPerRequest: null,
+    cpuRatio: null,
+  };
+}
+
 async function runCase(
   benchCase: BenchCase,
   ctx: BenchContext,
@@ -208,6 +255,8 @@ async function runCase(
   profiler: InspectorProfiler | null,
 ): Promise<CaseResult> {
   try {
+    if (benchCase.custom) return await runCustom(benchCase, ctx, settings);
+    if (!benchCase.prepare) throw new Error('a case needs prepare or custom');
     const requestAt = await benchCase.prepare(ctx);
     const measure = async (requests: PreparedRequest[]): Promise<LoadResult> => {
       const result = await runLoad({

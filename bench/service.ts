@@ -149,7 +149,7 @@ export async function postgresReachable(): Promise<boolean> {
   }
 }
 
-async function dropSchema(schema: string): Promise<void> {
+export async function dropSchema(schema: string): Promise<void> {
   const client = new pg.Client({ connectionString: BENCH_PG_URL, connectionTimeoutMillis: 5000 });
   await client.connect();
   try {
@@ -177,6 +177,9 @@ export async function startService(store: StoreKind, options: { extraEnv?: Recor
     ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
     SECRET_KEY: BENCH_SECRET_KEY,
     RATE_LIMIT_PER_SECOND: '1000000',
+    // The webhook case delivers to a receiver in the bench process (bench/cases-money.ts).
+    WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
+    WEBHOOK_ALLOW_HTTP: 'true',
     DATABASE_URL: store === 'postgres' ? BENCH_PG_URL : '',
     DATABASE_SCHEMA: schema ?? '',
     ...options.extraEnv,
