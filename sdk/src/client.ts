@@ -17,6 +17,9 @@ import type {
   RecordQuery,
   SandboxCompleteRequest,
   UsdtRate,
+  WebhookEventDetail,
+  WebhookEventPage,
+  WebhookEventQuery,
 } from './types.js';
 
 export interface PaymentClientOptions {
@@ -200,6 +203,21 @@ export class PaymentClient {
 
   usdtRate(request: CurrencyRequest): Promise<ApiResult<UsdtRate>> {
     return this.request('account/usdt/rate', request);
+  }
+
+  /** This merchant's webhook events, newest first, with their delivery state. */
+  webhookEvents(query: WebhookEventQuery = {}): Promise<ApiResult<WebhookEventPage>> {
+    return this.request('webhook/events', query);
+  }
+
+  /** One event with the exact body sent and every delivery attempt. */
+  webhookEvent(eventId: string): Promise<ApiResult<WebhookEventDetail>> {
+    return this.request('webhook/event', { eventId });
+  }
+
+  /** Sends an event again (receivers deduplicate by its id). */
+  webhookResend(eventId: string): Promise<ApiResult<WebhookEventDetail>> {
+    return this.request('webhook/resend', { eventId });
   }
 
   /** Sandbox merchants only: completes a pending payment as the checkout page's buttons would. */

@@ -173,3 +173,47 @@ export interface WebhookEventInfo {
 export type WebhookPayload =
   | (PaymentRecord & { event: WebhookEventInfo })
   | (PayoutRecord & { event: WebhookEventInfo });
+
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed' | 'no_destination';
+
+/** One webhook event as the merchant's event log lists it. */
+export interface WebhookEventSummary {
+  id: string;
+  merchantId: string;
+  type: string;
+  resourceKind: string;
+  resourceRef: string;
+  url: string | null;
+  status: WebhookDeliveryStatus;
+  attemptCount: number;
+  nextAttemptAt: string | null;
+  createdAt: string;
+  deliveredAt: string | null;
+  lastError: string | null;
+}
+
+export interface WebhookAttempt {
+  attemptNo: number;
+  startedAt: string;
+  durationMs: number;
+  httpStatus: number | null;
+  error: string | null;
+  responseSnippet: string | null;
+}
+
+export interface WebhookEventDetail extends WebhookEventSummary {
+  payload: unknown;
+  attempts: WebhookAttempt[];
+}
+
+export interface WebhookEventPage {
+  events: WebhookEventSummary[];
+  /** Pass as `before` for the next (older) page; null on the last page. */
+  nextBefore: string | null;
+}
+
+export interface WebhookEventQuery {
+  limit?: number;
+  status?: WebhookDeliveryStatus;
+  before?: string;
+}

@@ -80,6 +80,9 @@ describe('PaymentClient', () => {
     await client.balance({ currency: 'INR' });
     await client.usdtRate({ currency: 'INR' });
     await client.sandboxCompletePayment({ transactionRef: 't', outcome: 'Success' });
+    await client.webhookEvents({ limit: 10 });
+    await client.webhookEvent('evt_1');
+    await client.webhookResend('evt_1');
     expect(calls.map((c) => new URL(c.url).pathname)).toEqual([
       '/v1/api/payment/status',
       '/v1/api/payment/fetch',
@@ -91,6 +94,9 @@ describe('PaymentClient', () => {
       '/v1/api/account/balance',
       '/v1/api/account/usdt/rate',
       '/v1/api/sandbox/payment/complete',
+      '/v1/api/webhook/events',
+      '/v1/api/webhook/event',
+      '/v1/api/webhook/resend',
     ]);
   });
 
