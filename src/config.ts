@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { simulatorConfigFromEnv, type SimulatorConfig } from './channels/simulator/config.js';
 import { webhookConfigFromEnv, type WebhookConfig } from './webhooks/ssrf.js';
+import { envBool as bool, envInt as int, type Env } from './env.js';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -36,26 +37,6 @@ export interface Config {
   readonly simulator: SimulatorConfig;
   /** Webhook delivery: SSRF allow-list and whether plain http is allowed. */
   readonly webhooks: WebhookConfig;
-}
-
-type Env = Record<string, string | undefined>;
-
-function int(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new Error(`config: ${name} must be an integer in [${min}, ${max}], got "${raw}"`);
-  }
-  return value;
-}
-
-function bool(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
-  if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
-  throw new Error(`config: ${name} must be true or false, got "${raw}"`);
 }
 
 function role(raw: string | undefined): Role {

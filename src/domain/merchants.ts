@@ -1,7 +1,7 @@
 // Merchants and their API keys: creation, key rotation (at most two active keys), webhook
 // settings, and the credential lookup the signature check uses on every request.
 import crypto from 'node:crypto';
-import type { Clock } from './clock.js';
+import { isoFromMs as iso, type Clock } from './clock.js';
 import { AppError } from './errors.js';
 import { newId } from './ids.js';
 import type { SecretBox } from './secrets.js';
@@ -68,8 +68,6 @@ export interface MerchantCredentials {
   readonly merchant: Merchant;
   readonly keys: readonly VerifierKey[];
 }
-
-const iso = (ms: bigint): string => new Date(Number(ms)).toISOString();
 
 function toMerchant(row: MerchantsTable): Merchant {
   return {

@@ -5,6 +5,7 @@
 import dns from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { addressKey, classifyAddress, parseIp } from './addresses.js';
+import { envBool, type Env } from '../env.js';
 
 export interface WebhookConfig {
   /** Host names or IP addresses webhooks may reach even when they are not public. */
@@ -13,7 +14,6 @@ export interface WebhookConfig {
   readonly allowHttp: boolean;
 }
 
-type Env = Record<string, string | undefined>;
 
 export const MAX_WEBHOOK_URL_CHARS = 2048;
 const LOWEST_UNPRIVILEGED_PORT = 1024;
@@ -25,11 +25,7 @@ export function webhookConfigFromEnv(env: Env): WebhookConfig {
     .split(',')
     .map((host) => host.trim())
     .filter((host) => host.length > 0);
-  const rawHttp = (env.WEBHOOK_ALLOW_HTTP ?? '').toLowerCase();
-  if (!['', '1', '0', 'true', 'false', 'yes', 'no'].includes(rawHttp)) {
-    throw new Error(`config: WEBHOOK_ALLOW_HTTP must be true or false, got "${env.WEBHOOK_ALLOW_HTTP}"`);
-  }
-  return { allowHosts: hosts, allowHttp: ['1', 'true', 'yes'].includes(rawHttp) };
+  return { allowHosts: hosts, allowHttp: envBool(env, 'WEBHOOK_ALLOW_HTTP', false) };
 }
 
 /** A delivery the guard will not make; the reason is recorded on the attempt. */

@@ -1,9 +1,8 @@
 // Settings of the sandbox upstream, from the environment: how the service reaches the simulator
 // (SIMULATOR_*), and how a separately run simulator is started (SIM_*, see main.ts).
+import { envInt as int, type Env } from '../../env.js';
 import { DEFAULT_TIMEOUT_MS } from './channel.js';
 import { DEFAULT_PAYOUT_DELAY_MS, DEFAULT_TIMEOUT_HOLD_MS } from './server.js';
-
-type Env = Readonly<Record<string, string | undefined>>;
 
 export type SimulatorConfig = {
   /** Deadline of each request to the simulator. */
@@ -35,16 +34,6 @@ export interface StandaloneSimulatorConfig {
   readonly callbackSecret: string;
   readonly payoutDelayMs: number;
   readonly timeoutHoldMs: number;
-}
-
-function int(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new Error(`config: ${name} must be an integer in [${min}, ${max}], got "${raw}"`);
-  }
-  return value;
 }
 
 function required(env: Env, name: string, why: string): string {
