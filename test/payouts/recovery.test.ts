@@ -2,6 +2,7 @@
 // runs by hand (no background worker), and a "crash" is a row left claimed with submit_attempts
 // raised whose lease then runs out. The job must ask the upstream before it ever sends again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UpstreamUnavailableError } from '../../src/channels/channel.js';
 import { startTestServer, type TestMerchant, type TestServer } from '../helpers/server.js';
 import { fund, payoutBody, stats } from './helpers.js';
 import { PAYOUT_LEASE_MS } from '../../src/domain/payouts/policy.js';
@@ -48,8 +49,10 @@ describe('payout job recovery', () => {
     const ref = created.data.transactionRef;
     const row = await rowOf(ref);
     await crashAfterClaim(ref);
-    // The crashed worker's request did reach the bank.
-    await server.services.channels.simulator.channel.submitPayout({
+    // The crashed worker's request did reach the bank. Its answer is lost with the worker anyway, so a
+    // slow answer (a timeout on a loaded machine) is part of the scenario, not a failure of the test.
+    await server.services.channels.simulator.channel
+      .submitPayout({
       transactionRef: ref,
       currency: row.currency as Currency,
       method: row.method,
@@ -59,7 +62,10 @@ describe('payout job recovery', () => {
       name: row.beneficiary_name,
       phone: row.phone,
       email: row.email,
-    });
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof UpstreamUnavailableError)) throw error;
+      });
     // While the lease holds, nobody touches it.
     expect(await server.services.payouts.processDue()).toBe(0);
     server.clock.advance(PAYOUT_LEASE_MS + 1);
