@@ -1,9 +1,9 @@
 // Pre-signing of the request lists, before any timed phase, on worker threads (an RSA-2048 SHA-512
 // signature costs the client about 1 ms; the server's verify about 22 µs).
 //
-// Signatures are one-time (contract section 6: an accepted Signature is refused for 10 minutes, on any
-// endpoint) and both key types are deterministic, so every request of a run must have a distinct
-// (key, body, Timestamp). RequestSigner guarantees that for everything it signs in one run:
+// Every request of a run is to be a first use of its Signature (contract section 6: a repeat is answered
+// too, but takes another path through the one-time check and another rate budget), and both key types
+// are deterministic, so every request must have a distinct (key, body, Timestamp). RequestSigner guarantees that for everything it signs in one run:
 // - per (merchant, body text) it hands out Timestamps one second apart, from `now - back` to `now + ahead`
 //   (the service accepts ±300 s; `back` leaves time for signing and sending before the oldest expires);
 // - when a (merchant, body) has used the whole window, the body gets a suffix of JSON whitespace (space,

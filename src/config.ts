@@ -6,6 +6,7 @@ import { webhookConfigFromEnv, type WebhookConfig } from './webhooks/ssrf.js';
 import { envBool as bool, envInt as int, type Env } from './env.js';
 
 export type Role = 'all' | 'api' | 'worker';
+export type RateLimitStore = 'memory' | 'database';
 
 export interface Config {
   readonly host: string;
@@ -28,6 +29,8 @@ export interface Config {
   readonly signatureWindowSeconds: number;
   readonly replayTtlSeconds: number;
   readonly defaultRateLimitPerSecond: number;
+  /** Where requests are counted: this process's memory, or the database all API processes share. */
+  readonly rateLimitStore: RateLimitStore;
   /** How long a merchant/key lookup may be served from memory before it is re-read. */
   readonly credentialCacheMs: number;
   readonly shutdownGraceMs: number;
@@ -37,6 +40,13 @@ export interface Config {
   readonly simulator: SimulatorConfig;
   /** Webhook delivery: SSRF allow-list and whether plain http is allowed. */
   readonly webhooks: WebhookConfig;
+}
+
+/** Default: shared counters on PostgreSQL (where several API processes are the norm), memory on SQLite. */
+function rateLimitStore(raw: string | undefined, databaseUrl: string | null): RateLimitStore {
+  if (raw === undefined || raw === '') return databaseUrl ? 'database' : 'memory';
+  if (raw === 'memory' || raw === 'database') return raw;
+  throw new Error(`config: RATE_LIMIT_STORE must be memory or database, got "${raw}"`);
 }
 
 function role(raw: string | undefined): Role {
@@ -73,6 +83,7 @@ export function loadConfig(env: Env = process.env): Config {
     signatureWindowSeconds: int(env, 'SIGNATURE_WINDOW_SECONDS', 300, 1, 3600),
     replayTtlSeconds: int(env, 'REPLAY_TTL_SECONDS', 600, 60, 86400),
     defaultRateLimitPerSecond: int(env, 'RATE_LIMIT_PER_SECOND', 50, 1, 1_000_000),
+    rateLimitStore: rateLimitStore(env.RATE_LIMIT_STORE, databaseUrl),
     credentialCacheMs: int(env, 'CREDENTIAL_CACHE_MS', 2000, 0, 60_000),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 120_000),
     workerIdleMs: int(env, 'WORKER_IDLE_MS', 500, 10, 60_000),

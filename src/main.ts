@@ -34,7 +34,7 @@ async function main(): Promise<void> {
           `Sandbox private key: ${sandbox.privateKeyFile}`,
           `Admin token: ${services.adminToken}`,
           `API reference: ${baseUrl}/docs`,
-          'Try a signed request (it signs afresh each time; run it again in a later second):',
+          'Try a signed request (it signs afresh each time; run it as often as you like):',
           '',
           exampleRequest(baseUrl, sandbox),
           '',

@@ -39,8 +39,8 @@ export async function seedSandbox(services: Services): Promise<SandboxCredential
 }
 
 /**
- * A shell snippet that signs with openssl at run time, so it keeps working (one-time signatures:
- * run it again in a later second; an identical body in the same second is a replay).
+ * A shell snippet that signs with openssl at run time, so it keeps working after the 300-second
+ * window (within one second it sends the same request again, which the service answers alike).
  */
 export function exampleRequest(baseUrl: string, credentials: SandboxCredentials): string {
   return [

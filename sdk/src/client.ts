@@ -52,9 +52,6 @@ export interface ApiResult<T> {
 
 type Signer = (body: string, timestamp: string) => string;
 
-/** How many recent (body, timestamp) pairs the client remembers to keep its signatures one-time. */
-const MAX_REMEMBERED_BODIES = 10_000;
-
 const API_PREFIX = '/v1/api/';
 
 function makeSigner(key: MerchantKey): Signer {
@@ -104,8 +101,8 @@ export class PaymentClient {
   private readonly sign: Signer;
   private readonly clock: () => number;
   private readonly fetchFn: typeof fetch;
-  /** Last Timestamp used per exact body: signatures are deterministic, and the service refuses a reused one. */
-  private readonly lastTimestampByBody = new Map<string, number>();
+  /** Per Timestamp still current, the path each body was signed for: see `timestampFor`. */
+  private readonly pathsBySecond = new Map<number, Map<string, string>>();
 
   constructor(options: PaymentClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -117,12 +114,19 @@ export class PaymentClient {
   }
 
   /**
-   * Serializes and signs a body with a fresh Timestamp. A string body is taken as the exact raw text, so tests
-   * can sign malformed or hand-crafted bytes; the result can be altered and passed to `send`.
+   * Serializes and signs a body with the current second as Timestamp. A string body is taken as the exact raw
+   * text, so tests can sign malformed or hand-crafted bytes; the result can be altered and passed to `send`.
+   * The same body signed twice in one second gives the same signature, which the service accepts again on the
+   * same path (contract section 6). This knows no path: the typed calls and `request` also keep one body sent
+   * to two paths in one second apart.
    */
   buildSignedRequest(body: object | string): SignedRequest {
     const text = typeof body === 'string' ? body : JSON.stringify(body);
-    const timestamp = String(this.uniqueTimestamp(text));
+    return this.signAt(text, Math.floor(this.clock()));
+  }
+
+  private signAt(text: string, seconds: number): SignedRequest {
+    const timestamp = String(seconds);
     return {
       body: text,
       headers: {
@@ -134,20 +138,6 @@ export class PaymentClient {
     };
   }
 
-  /**
-   * The current second, unless this exact body was already signed at that second or later: then the next
-   * second, so two identical calls in one second get different signatures (the service accepts a Timestamp
-   * up to 300 s ahead, and a merchant would need 300 identical calls in a second to exhaust that).
-   */
-  private uniqueTimestamp(body: string): number {
-    const now = Math.floor(this.clock());
-    const last = this.lastTimestampByBody.get(body);
-    const timestamp = last !== undefined && last >= now ? last + 1 : now;
-    if (this.lastTimestampByBody.size >= MAX_REMEMBERED_BODIES) this.lastTimestampByBody.clear();
-    this.lastTimestampByBody.set(body, timestamp);
-    return timestamp;
-  }
-
   /** POSTs a prepared request as is. A path starting with `/` is taken from the base URL, else from `/v1/api/`. */
   async send<T>(path: string, request: SignedRequest): Promise<ApiResult<T>> {
     const url = this.baseUrl + (path.startsWith('/') ? path : API_PREFIX + path);
@@ -156,7 +146,26 @@ export class PaymentClient {
   }
 
   request<T>(path: string, body: object | string): Promise<ApiResult<T>> {
-    return this.send<T>(path, this.buildSignedRequest(body));
+    const text = typeof body === 'string' ? body : JSON.stringify(body);
+    return this.send<T>(path, this.signAt(text, this.timestampFor(path, text)));
+  }
+
+  /**
+   * The current second, unless this body was already signed at it for another path: the service binds a
+   * Signature to its first path and refuses it on another when either changes state (a status check then a
+   * refund of one transactionRef in one second), so that call takes the next free second instead. The same
+   * body for the same path keeps its second: the service answers a repeat like the first.
+   */
+  private timestampFor(path: string, text: string): number {
+    const now = Math.floor(this.clock());
+    for (const second of this.pathsBySecond.keys()) if (second < now) this.pathsBySecond.delete(second);
+    for (let second = now; ; second += 1) {
+      let paths = this.pathsBySecond.get(second);
+      if (!paths) this.pathsBySecond.set(second, (paths = new Map()));
+      const owner = paths.get(text);
+      if (owner === undefined) paths.set(text, path);
+      if (owner === undefined || owner === path) return second;
+    }
   }
 
   paymentInitiate(request: PaymentInitiateRequest): Promise<ApiResult<PaymentRecord>> {

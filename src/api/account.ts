@@ -28,6 +28,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
   app.post(
     '/account/balance',
     {
+      config: { changesState: false },
       schema: {
         tags: ['account'],
         summary: 'Balances of one currency',
@@ -53,6 +54,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
   app.post(
     '/account/usdt/rate',
     {
+      config: { changesState: false },
       schema: {
         tags: ['account'],
         summary: 'Current USDT deposit and withdraw rates for one currency',

@@ -25,6 +25,7 @@ export const bankRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/payout/bankCode',
     {
+      config: { changesState: false },
       schema: {
         tags: ['payout'],
         summary: 'Bank codes and names for payouts in one currency',

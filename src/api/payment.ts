@@ -119,6 +119,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
   app.post(
     '/payment/initiate',
     {
+      config: { changesState: true },
       schema: {
         tags: ['payment'],
         summary: 'Create a payment and get its checkout URL',
@@ -134,6 +135,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
   );
 
   const statusRoute = {
+    config: { changesState: false },
     schema: {
       tags: ['payment'],
       security: MERCHANT_SECURITY,
@@ -158,6 +160,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
   app.post(
     '/payment/refund',
     {
+      config: { changesState: true },
       schema: {
         tags: ['payment'],
         summary: 'Refund a successful payment in full',
@@ -175,6 +178,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
   app.post(
     '/payment/methods',
     {
+      config: { changesState: false },
       schema: {
         tags: ['payment'],
         summary: 'Pay-in and payout methods of a currency, with your bounds and fees',

@@ -96,6 +96,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
   app.post(
     '/payout/initiate',
     {
+      config: { changesState: true },
       schema: {
         tags: ['payout'],
         summary: 'Send money to a bank account, UPI VPA or mobile wallet',
@@ -116,6 +117,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
     app.post(
       path,
       {
+        config: { changesState: false },
         schema: {
           tags: ['payout'],
           summary: path === '/payout/status' ? 'A payout by transactionRef or merchantRef' : "Same as payout/status (the original provider's name)",

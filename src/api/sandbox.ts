@@ -18,6 +18,7 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
   app.post(
     '/sandbox/payment/complete',
     {
+      config: { changesState: true },
       schema: {
         tags: ['sandbox'],
         summary: 'Sandbox only: pay or decline a payment as its payer',

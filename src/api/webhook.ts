@@ -74,6 +74,7 @@ export const merchantWebhookRoutes: FastifyPluginAsyncTypebox<{ services: Servic
   app.post(
     '/webhook/events',
     {
+      config: { changesState: false },
       schema: {
         tags: ['webhook'],
         summary: 'List your webhook events, newest first',
@@ -88,6 +89,7 @@ export const merchantWebhookRoutes: FastifyPluginAsyncTypebox<{ services: Servic
   app.post(
     '/webhook/event',
     {
+      config: { changesState: false },
       schema: {
         tags: ['webhook'],
         summary: 'One webhook event with its body and every delivery attempt',
@@ -102,6 +104,7 @@ export const merchantWebhookRoutes: FastifyPluginAsyncTypebox<{ services: Servic
   app.post(
     '/webhook/resend',
     {
+      config: { changesState: true },
       schema: {
         tags: ['webhook'],
         summary: 'Send a webhook event again now, with a fresh retry schedule',

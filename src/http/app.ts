@@ -11,8 +11,8 @@ import { newId } from '../domain/ids.js';
 import type { Services } from '../services.js';
 import { errorBody } from './envelope.js';
 import { toAppError } from './errors.js';
-import { authenticateMerchant } from './auth.js';
-import { RateLimiter } from './rate-limit.js';
+import { authenticateMerchant, requireDeclaredEffect } from './auth.js';
+import { createRateLimiter } from './rate-limit.js';
 import { ReplayGuard } from './replay-guard.js';
 import { createMetrics } from './metrics.js';
 import { registerOpenApi } from './openapi.js';
@@ -116,11 +116,12 @@ export async function buildApp(services: Services): Promise<AppHandle> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
   const replay = new ReplayGuard(services.store.db, services.clock, config.replayTtlSeconds * 1000, config.signatureWindowSeconds);
-  const limiter = new RateLimiter();
+  const limiter = createRateLimiter(config.rateLimitStore, services.store, services.clock);
   const authDeps = { merchants: services.merchants, clock: services.clock, replay, limiter, windowSeconds: config.signatureWindowSeconds };
 
   await app.register(
     async (api) => {
+      api.addHook('onRoute', requireDeclaredEffect);
       api.addHook('preValidation', async (request) => {
         if (!isJsonRequest(request)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
         request.merchant = await authenticateMerchant(request, authDeps);

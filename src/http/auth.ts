@@ -1,14 +1,31 @@
 // Merchant authentication exactly as contract section 6: three headers, a 300-second timestamp
-// window, a signature over hex(SHA512(rawBody)) + Timestamp checked against each active key,
-// then the per-merchant rate limit (wall time, not the business clock), then the one-time-signature
-// record.
-import type { FastifyRequest } from 'fastify';
+// window, a signature over hex(SHA512(rawBody)) + Timestamp checked against each active key, the
+// one-time-signature rule, and only then the per-merchant rate limit, so a refused request (a replay
+// included) never spends the merchant's budget.
+import type { FastifyRequest, RouteOptions } from 'fastify';
 import { verifyHmacSha256, verifyRsaSha512 } from '../../sdk/src/signing.js';
 import type { Clock } from '../domain/clock.js';
 import { AppError } from '../domain/errors.js';
 import type { Merchant, MerchantService, VerifierKey } from '../domain/merchants.js';
 import type { RateLimiter } from './rate-limit.js';
-import type { ReplayGuard } from './replay-guard.js';
+import type { ReplayGuard, SignatureUse } from './replay-guard.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Every merchant route declares whether it changes state: a Signature accepted on such a route is
+     * refused on any other path (contract section 6), while read routes may share one.
+     */
+    changesState?: boolean;
+  }
+}
+
+/** An onRoute hook for the merchant scope: a route that does not declare its effect fails at start-up. */
+export function requireDeclaredEffect(route: RouteOptions): void {
+  if (typeof route.config?.changesState !== 'boolean') {
+    throw new Error(`merchant route ${route.method} ${route.url} must declare config.changesState`);
+  }
+}
 
 const TIMESTAMP_PATTERN = /^\d{10}$/;
 /** A signature of a 4096-bit RSA key is 684 base64 characters; anything far longer is not one. */
@@ -27,6 +44,21 @@ function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return typeof value === 'string' && value.length > 0 ? value : undefined;
 }
+
+/** The route as declared (`config.changesState`, required on every merchant route by api/index.ts). */
+function useOf(request: FastifyRequest): SignatureUse {
+  const { url, config } = request.routeOptions;
+  if (url === undefined || typeof config.changesState !== 'boolean') {
+    throw new AppError('INTERNAL_ERROR', 'Merchant route without a declared effect.');
+  }
+  return { path: url, changesState: config.changesState };
+}
+
+/**
+ * A repeat of an accepted request counts against a budget of its own, the same size as the merchant's:
+ * a copy of a request replayed by whoever captured it can never throttle the merchant's fresh requests.
+ */
+const repeatBucket = (merchantId: string): string => `${merchantId}:repeat`;
 
 function signatureMatches(keys: readonly VerifierKey[], body: Buffer, timestamp: string, signature: string): boolean {
   return keys.some((key) =>
@@ -61,14 +93,16 @@ export async function authenticateMerchant(request: FastifyRequest, deps: AuthDe
   }
   const { merchant } = credentials;
   if (merchant.status !== 'active') throw new AppError('MERCHANT_DISABLED', 'This merchant is disabled.');
-  const retryAfterSeconds = deps.limiter.take(merchant.id, merchant.rateLimitPerSecond, Date.now());
+  const outcome = await deps.replay.claim(signature, merchant.id, Number(timestamp), useOf(request));
+  if (outcome === 'refused') {
+    throw new AppError('SIGNATURE_REUSED', 'This Signature was already accepted on another path; sign every request afresh.');
+  }
+  const bucket = outcome === 'first' ? merchant.id : repeatBucket(merchant.id);
+  const retryAfterSeconds = await deps.limiter.take(bucket, merchant.rateLimitPerSecond);
   if (retryAfterSeconds > 0) {
     throw new AppError('RATE_LIMITED', 'Too many requests for this merchant; retry later.', undefined, {
       'retry-after': String(retryAfterSeconds),
     });
-  }
-  if (!(await deps.replay.claim(signature, merchant.id, Number(timestamp)))) {
-    throw new AppError('SIGNATURE_REUSED', 'This Signature was already used; sign every request afresh.');
   }
   return merchant;
 }

@@ -1,6 +1,16 @@
-// Per-merchant request rate limit: a token bucket per merchant and instance, refilled at the
-// merchant's requests-per-second with a burst of one second's worth. Kept in memory because it
-// must be cheap on every request; with N API instances a merchant can reach N times its limit.
+// Per-merchant request rate limit, behind one interface with two stores: a token bucket in this
+// process's memory (one process, the SQLite default), or per-second counters in the shared database
+// (several API processes on PostgreSQL), chosen by RATE_LIMIT_STORE.
+import type { RateLimitStore } from '../config.js';
+import type { Clock } from '../domain/clock.js';
+import type { Store } from '../store/db.js';
+import { SharedRateLimiter } from './rate-limit-shared.js';
+
+export interface RateLimiter {
+  /** Counts one request in `bucket`; 0 when it may proceed, else the seconds to wait before retrying. */
+  take(bucket: string, perSecond: number): number | Promise<number>;
+}
+
 interface Bucket {
   tokens: number;
   updatedMs: number;
@@ -8,11 +18,14 @@ interface Bucket {
 
 const MAX_BUCKETS = 100_000;
 
-export class RateLimiter {
+/** Refills at `perSecond` with a burst of one second's worth; counts only this process's requests. */
+export class MemoryRateLimiter implements RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
 
-  /** Returns 0 when the request may proceed, else the seconds to wait before retrying. */
-  take(key: string, perSecond: number, nowMs: number): number {
+  constructor(private readonly clock: Clock) {}
+
+  take(key: string, perSecond: number): number {
+    const nowMs = this.clock.nowMs();
     let bucket = this.buckets.get(key);
     if (!bucket) {
       if (this.buckets.size >= MAX_BUCKETS) this.buckets.clear();
@@ -28,4 +41,8 @@ export class RateLimiter {
     }
     return Math.max(1, Math.ceil((1 - bucket.tokens) / perSecond));
   }
+}
+
+export function createRateLimiter(kind: RateLimitStore, store: Store, clock: Clock): RateLimiter {
+  return kind === 'database' ? new SharedRateLimiter(store.db, clock) : new MemoryRateLimiter(clock);
 }

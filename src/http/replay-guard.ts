@@ -1,15 +1,29 @@
-// One-time signatures. Every accepted Signature is recorded in the database (so a replay is refused
-// by every instance sharing it) for the replay window. Claims arriving together are written in one
-// transaction: one commit serves many requests (group commit) without weakening durability.
+// One-time signatures. Every accepted Signature is recorded in the database (so every instance
+// sharing it judges a reuse alike) with the route it was first accepted on, for the replay window.
+// Claims arriving together are written in one statement: one commit serves many requests (group
+// commit) without weakening durability.
 import crypto from 'node:crypto';
 import type { Clock } from '../domain/clock.js';
 import type { Db } from '../store/schema.js';
+
+/** Where a signed request was sent: the route, and whether it changes state (declared by the route). */
+export interface SignatureUse {
+  readonly path: string;
+  readonly changesState: boolean;
+}
+
+/**
+ * `first`: never seen, now recorded. `repeat`: seen before and allowed here (same path, or two read
+ * paths). `refused`: seen before and not allowed here (another path, one of them changing state).
+ */
+export type ClaimOutcome = 'first' | 'repeat' | 'refused';
 
 interface PendingClaim {
   readonly hash: string;
   readonly merchantId: string;
   readonly expiresAtMs: bigint;
-  readonly settle: (fresh: boolean) => void;
+  readonly use: SignatureUse;
+  readonly settle: (outcome: ClaimOutcome) => void;
   readonly fail: (error: unknown) => void;
 }
 
@@ -18,6 +32,11 @@ const MAX_CLAIMS_PER_FLUSH = 512;
 const PURGE_INTERVAL_MS = 60_000;
 
 export const signatureHash = (signature: string): string => crypto.createHash('sha256').update(signature).digest('hex');
+
+/** Contract section 6: a Signature serves one path, or any number of read paths. */
+function mayShare(owner: SignatureUse, use: SignatureUse): boolean {
+  return owner.path === use.path || (!owner.changesState && !use.changesState);
+}
 
 export class ReplayGuard {
   private queue: PendingClaim[] = [];
@@ -32,16 +51,16 @@ export class ReplayGuard {
   ) {}
 
   /**
-   * Resolves true when this signature was not seen before (and is now recorded), false on a replay.
-   * The record outlives the signature: kept for the TTL, and at least until its Timestamp has left
-   * the window (a Timestamp up to the window ahead of the clock is accepted, so it stays valid longer).
+   * Records the signature's first use, or judges a later one against it. The record outlives the
+   * signature: kept for the TTL, and at least until its Timestamp has left the window (a Timestamp
+   * up to the window ahead of the clock is accepted, so it stays valid longer).
    */
-  claim(signature: string, merchantId: string, timestampSeconds: number): Promise<boolean> {
+  claim(signature: string, merchantId: string, timestampSeconds: number, use: SignatureUse): Promise<ClaimOutcome> {
     const hash = signatureHash(signature);
     const validUntilMs = (timestampSeconds + this.windowSeconds + 1) * 1000;
     const expiresAtMs = BigInt(Math.max(this.clock.nowMs() + this.ttlMs, validUntilMs));
     return new Promise((settle, fail) => {
-      this.queue.push({ hash, merchantId, expiresAtMs, settle, fail });
+      this.queue.push({ hash, merchantId, expiresAtMs, use, settle, fail });
       if (!this.flushing) setImmediate(() => void this.flush());
     });
   }
@@ -64,19 +83,14 @@ export class ReplayGuard {
     this.flushing = true;
     const batch = this.queue.splice(0, MAX_CLAIMS_PER_FLUSH);
     try {
-      const unique = new Map<string, PendingClaim>();
-      for (const claim of batch) if (!unique.has(claim.hash)) unique.set(claim.hash, claim);
-      const inserted = await this.db
-        .insertInto('used_signatures')
-        .values([...unique.values()].map((c) => ({ signature_hash: c.hash, merchant_id: c.merchantId, expires_at_ms: c.expiresAtMs })))
-        .onConflict((oc) => oc.column('signature_hash').doNothing())
-        .returning('signature_hash')
-        .execute();
-      const fresh = new Set(inserted.map((r) => r.signature_hash));
-      // Within one batch only the first claim of a hash can win.
+      // Within one batch the first claim of a hash is the candidate first use; the others are judged against it.
+      const candidates = new Map<string, PendingClaim>();
+      for (const claim of batch) if (!candidates.has(claim.hash)) candidates.set(claim.hash, claim);
+      const { firsts, owners } = await this.record([...candidates.values()]);
       for (const claim of batch) {
-        const won = fresh.has(claim.hash) && unique.get(claim.hash) === claim;
-        claim.settle(won);
+        const owner = owners.get(claim.hash);
+        if (firsts.has(claim)) claim.settle('first');
+        else claim.settle(owner !== undefined && mayShare(owner, claim.use) ? 'repeat' : 'refused');
       }
     } catch (error) {
       for (const claim of batch) claim.fail(error);
@@ -84,5 +98,40 @@ export class ReplayGuard {
       this.flushing = false;
       if (this.queue.length > 0) setImmediate(() => void this.flush());
     }
+  }
+
+  /**
+   * Inserts the candidates. `firsts` are those whose insert won; `owners` holds, per hash, the use
+   * that owns it: the winner's, else the stored first use (read after the conflict, so after the
+   * winner committed). A hash missing from `owners` lost its record to the purge in between: refused.
+   */
+  private async record(candidates: readonly PendingClaim[]): Promise<{ firsts: Set<PendingClaim>; owners: Map<string, SignatureUse> }> {
+    const inserted = await this.db
+      .insertInto('used_signatures')
+      .values(
+        candidates.map((c) => ({
+          signature_hash: c.hash,
+          merchant_id: c.merchantId,
+          expires_at_ms: c.expiresAtMs,
+          path: c.use.path,
+          path_effect: c.use.changesState ? ('change' as const) : ('read' as const),
+        })),
+      )
+      .onConflict((oc) => oc.column('signature_hash').doNothing())
+      .returning('signature_hash')
+      .execute();
+    const won = new Set(inserted.map((r) => r.signature_hash));
+    const firsts = new Set(candidates.filter((c) => won.has(c.hash)));
+    const owners = new Map<string, SignatureUse>([...firsts].map((c) => [c.hash, c.use]));
+    const seenBefore = candidates.filter((c) => !won.has(c.hash)).map((c) => c.hash);
+    if (seenBefore.length > 0) {
+      const stored = await this.db
+        .selectFrom('used_signatures')
+        .select(['signature_hash', 'path', 'path_effect'])
+        .where('signature_hash', 'in', seenBefore)
+        .execute();
+      for (const row of stored) owners.set(row.signature_hash, { path: row.path, changesState: row.path_effect !== 'read' });
+    }
+    return { firsts, owners };
   }
 }

@@ -34,6 +34,17 @@ export interface UsedSignaturesTable {
   signature_hash: string;
   merchant_id: string;
   expires_at_ms: bigint;
+  /** The route it was first accepted on; '' for records older than this column (reuse refused). */
+  path: string;
+  /** Whether that route changes state: such a signature is never accepted on another path. */
+  path_effect: 'read' | 'change';
+}
+
+/** Requests counted per rate-limit bucket (a merchant, or its repeats) and Unix second, when shared. */
+export interface RateLimitWindowsTable {
+  bucket: string;
+  window_s: bigint;
+  n: bigint;
 }
 
 export interface UsdtRatesTable {
@@ -59,6 +70,7 @@ export interface FoundationTables {
   merchants: MerchantsTable;
   api_keys: ApiKeysTable;
   used_signatures: UsedSignaturesTable;
+  rate_limit_windows: RateLimitWindowsTable;
   usdt_rates: UsdtRatesTable;
   audit_log: AuditLogTable;
 }

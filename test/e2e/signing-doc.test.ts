@@ -170,15 +170,19 @@ describe('the openssl + curl recipe of docs/signing.md, against a running server
     expect(signBlock).toContain(`BODY='{"currency":"IDR"}'`);
   });
 
-  it('answers 200, then 401 SIGNATURE_REUSED for the same request sent again', async () => {
-    const result = await run(`${signBlock}\n${sendBlock}\n${sendBlock}`, env);
+  it('answers 200 twice for the same request, then 401 SIGNATURE_REUSED for it on payout/initiate', async () => {
+    const toInitiate = sendBlock.replace('/v1/api/payout/bankCode', '/v1/api/payout/initiate');
+    expect(toInitiate).not.toBe(sendBlock);
+    const result = await run(`${signBlock}\n${sendBlock}\n${sendBlock}\n${toInitiate}`, env);
     expect(result.stderr).toBe('');
-    const [first, second] = answers(result.stdout);
+    const [first, second, third] = answers(result.stdout);
     expect(first!.status).toBe(200);
     expect(first!.body).toMatchObject({ code: '200', message: 'SUCCESS' });
     expect(first!.body.data.some((b: { bankCode: string }) => b.bankCode === '00014')).toBe(true);
-    expect(second!.status).toBe(401);
-    expect(second!.body).toMatchObject({ code: '401', message: 'SIGNATURE_REUSED' });
+    expect(second!.status).toBe(200);
+    expect(second!.body).toEqual(first!.body);
+    expect(third!.status).toBe(401);
+    expect(third!.body).toMatchObject({ code: '401', message: 'SIGNATURE_REUSED' });
   });
 
   it('answers 401 INVALID_SIGNATURE when the body is altered by one byte after signing', async () => {
@@ -212,22 +216,23 @@ describe('the openssl + curl recipe of docs/signing.md, against a running server
     const first = await run(snippet, {});
     expect(first.stderr).toBe('');
     expect(JSON.parse(first.stdout)).toMatchObject({ code: '200', message: 'SUCCESS' });
-    // "Run it as often as you like": it signs afresh each time.
+    // "Run it as often as you like": in the same second it sends the same request to the same path.
     const second = await run(snippet, {});
-    const secondBody = JSON.parse(second.stdout);
-    expect(['SUCCESS', 'SIGNATURE_REUSED']).toContain(secondBody.message);
+    expect(JSON.parse(second.stdout)).toMatchObject({ code: '200', message: 'SUCCESS' });
   });
 
-  it('uses up a signature once authenticated even if the request is refused (400), but not on a 403', async () => {
+  it('binds a signature to its path once authenticated even if the request is refused (400), but not on a 403', async () => {
     const merchant = await server.createMerchant();
     const invalid = merchant.client.buildSignedRequest({ currency: 'IDR', unknown: 1 });
     expect((await merchant.client.send('payout/bankCode', invalid)).message).toBe('VALIDATION_FAILED');
-    expect((await merchant.client.send('payout/bankCode', invalid)).message).toBe('SIGNATURE_REUSED');
+    expect((await merchant.client.send('payout/bankCode', invalid)).message).toBe('VALIDATION_FAILED');
+    expect((await merchant.client.send('payout/initiate', invalid)).message).toBe('SIGNATURE_REUSED');
 
     const request = merchant.client.buildSignedRequest({ currency: 'NGN' });
     await server.admin('POST', `/merchants/${merchant.id}/disable`);
     expect((await merchant.client.send('payout/bankCode', request)).message).toBe('MERCHANT_DISABLED');
     await server.admin('POST', `/merchants/${merchant.id}/enable`);
-    expect((await merchant.client.send('payout/bankCode', request)).message).toBe('SUCCESS');
+    // Not bound to payout/bankCode by the 403: a state-changing path still takes it (and refuses the body).
+    expect((await merchant.client.send('payout/initiate', request)).message).toBe('VALIDATION_FAILED');
   });
 });

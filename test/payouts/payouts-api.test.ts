@@ -234,14 +234,18 @@ describe('payout idempotency, races and access', () => {
     expect((await balances(shop.id, 'INR')).available).toBe(495_00n - 4n * 103_00n);
   });
 
-  it('a replayed signed payout request is refused with 401 SIGNATURE_REUSED', async () => {
+  it('a repeated signed payout request answers the same payout and reserves once; elsewhere it is 401 SIGNATURE_REUSED', async () => {
     const shop = await fundedMerchant();
     const request = shop.client.buildSignedRequest(payoutBody('INR', 'BANK'));
-    const send = () => fetch(`${server.baseUrl}/v1/api/payout/initiate`, { method: 'POST', headers: request.headers, body: request.body });
-    expect((await send()).status).toBe(200);
-    const replay = await send();
-    expect(replay.status).toBe(401);
-    expect((await replay.json()).message).toBe('SIGNATURE_REUSED');
+    const send = (path: string) => fetch(`${server.baseUrl}/v1/api/${path}`, { method: 'POST', headers: request.headers, body: request.body });
+    const first = await send('payout/initiate');
+    expect(first.status).toBe(200);
+    const repeat = await send('payout/initiate');
+    expect(repeat.status).toBe(200);
+    expect((await repeat.json()).data.transactionRef).toBe((await first.json()).data.transactionRef);
+    const elsewhere = await send('payment/initiate');
+    expect(elsewhere.status).toBe(401);
+    expect((await elsewhere.json()).message).toBe('SIGNATURE_REUSED');
     expect(await entriesOf(server, shop.id, 'payout_reserve')).toBe(1);
   });
 
