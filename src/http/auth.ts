@@ -45,7 +45,7 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return typeof value === 'string' && value.length > 0 ? value : undefined;
 }
 
-/** The route as declared (`config.changesState`, required on every merchant route by api/index.ts). */
+/** The route as declared (`config.changesState`, which requireDeclaredEffect makes every merchant route give). */
 function useOf(request: FastifyRequest): SignatureUse {
   const { url, config } = request.routeOptions;
   if (url === undefined || typeof config.changesState !== 'boolean') {
@@ -95,7 +95,7 @@ export async function authenticateMerchant(request: FastifyRequest, deps: AuthDe
   if (merchant.status !== 'active') throw new AppError('MERCHANT_DISABLED', 'This merchant is disabled.');
   const outcome = await deps.replay.claim(signature, merchant.id, Number(timestamp), useOf(request));
   if (outcome === 'refused') {
-    throw new AppError('SIGNATURE_REUSED', 'This Signature was already accepted on another path; sign every request afresh.');
+    throw new AppError('SIGNATURE_REUSED', 'This Signature was already accepted on another path; sign each request for its own endpoint.');
   }
   const bucket = outcome === 'first' ? merchant.id : repeatBucket(merchant.id);
   const retryAfterSeconds = await deps.limiter.take(bucket, merchant.rateLimitPerSecond);

@@ -75,9 +75,11 @@ export class SharedRateLimiter implements RateLimiter {
       else added.set(key, { bucket: take.bucket, window_s: BigInt(take.windowS), n: 1n });
     }
     await this.prune(Math.min(...batch.map((t) => t.windowS)));
+    // Rows in one order in every process: two batches locking the same counters cannot deadlock.
+    const values = [...added.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row);
     const rows = await this.db
       .insertInto('rate_limit_windows')
-      .values([...added.values()])
+      .values(values)
       .onConflict((oc) => oc.columns(['bucket', 'window_s']).doUpdateSet((eb) => ({ n: eb('rate_limit_windows.n', '+', eb.ref('excluded.n')) })))
       .returning(['bucket', 'window_s', 'n'])
       .execute();

@@ -86,7 +86,9 @@ export class ReplayGuard {
       // Within one batch the first claim of a hash is the candidate first use; the others are judged against it.
       const candidates = new Map<string, PendingClaim>();
       for (const claim of batch) if (!candidates.has(claim.hash)) candidates.set(claim.hash, claim);
-      const { firsts, owners } = await this.record([...candidates.values()]);
+      // Sorted, so two instances inserting the same signatures take their locks in one order (no deadlock).
+      const ordered = [...candidates.values()].sort((a, b) => (a.hash < b.hash ? -1 : 1));
+      const { firsts, owners } = await this.record(ordered);
       for (const claim of batch) {
         const owner = owners.get(claim.hash);
         if (firsts.has(claim)) claim.settle('first');

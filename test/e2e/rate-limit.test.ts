@@ -2,6 +2,7 @@
 // signature and the one-time rule spends the merchant's budget, and API instances sharing a database
 // (RATE_LIMIT_STORE=database) share one budget. The instances' clock is frozen, so every request falls
 // in the same second and the counts are exact.
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildRuntime, type Runtime } from '../../src/bootstrap.js';
 import { loadConfig } from '../../src/config.js';
@@ -135,8 +136,14 @@ describe('RATE_LIMIT_STORE=database', () => {
       expect((await send(api, 'payout/bankCode', distinct(merchant.client, 1)[0]!)).status).toBe(200);
       clock.advance(1000);
     }
-    const rows = await api.runtime.services.store.db.selectFrom('rate_limit_windows').select('window_s').execute();
+    const { db, kind } = api.runtime.services.store;
+    const rows = await db.selectFrom('rate_limit_windows').select('window_s').execute();
     expect(rows.map((r) => Number(r.window_s))).toEqual([Math.floor(clock.nowMs() / 1000) - 1]);
+    if (kind === 'postgres') {
+      // Counters skip the WAL: no fsync per request.
+      const table = await sql<{ relpersistence: string }>`select relpersistence from pg_class where oid = 'rate_limit_windows'::regclass`.execute(db);
+      expect(table.rows[0]?.relpersistence).toBe('u');
+    }
   });
 });
 
