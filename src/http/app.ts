@@ -11,6 +11,7 @@ import { newId } from '../domain/ids.js';
 import type { Services } from '../services.js';
 import { errorBody } from './envelope.js';
 import { toAppError } from './errors.js';
+import { answerClientError } from './client-errors.js';
 import { authenticateMerchant } from './auth.js';
 import { RateLimiter } from './rate-limit.js';
 import { ReplayGuard } from './replay-guard.js';
@@ -78,6 +79,7 @@ export async function buildApp(services: Services): Promise<AppHandle> {
     genReqId: (_req: IncomingMessage) => newId(),
     requestIdHeader: false,
     return503OnClosing: false,
+    clientErrorHandler: answerClientError,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: false } },
     // Errors the router raises before any hook runs (a malformed URL) still get the envelope.
     frameworkErrors: (error, request, reply: FastifyReply) => {
