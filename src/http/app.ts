@@ -37,7 +37,12 @@ export type App = FastifyInstance<any, any, any, any, TypeBoxTypeProvider>;
 export interface AppHandle {
   readonly app: App;
   readonly replay: ReplayGuard;
-  /** Stops taking requests (503) and waits for in-flight ones to finish. */
+  /**
+   * Starts the drain: every new request, on an open connection or a new one, gets 503 UNAVAILABLE with
+   * Connection: close, and /readyz fails, while the listener stays open so nothing is reset or refused.
+   */
+  drain(): void;
+  /** Drains, stops listening, closes idle connections and waits for in-flight requests to finish. */
   close(): Promise<void>;
 }
 
@@ -141,10 +146,13 @@ export async function buildApp(services: Services): Promise<AppHandle> {
   return {
     app,
     replay,
+    drain: () => {
+      closing = true;
+    },
     close: async () => {
       closing = true;
-      replay.stop();
       await app.close();
+      replay.stop();
     },
   };
 }
