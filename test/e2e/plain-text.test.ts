@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toAppError } from '../../src/http/errors.js';
+import { PLAIN_TEXT_PATTERN } from '../../src/http/text.js';
 import { startTestServer, type TestMerchant, type TestServer } from '../helpers/server.js';
 import { expectNoWrites, snapshot } from '../helpers/snapshot.js';
 import { initiateBody, newMerchantRef } from '../payments/api-helpers.js';
@@ -112,6 +113,8 @@ describe('control characters and unpaired surrogates', () => {
   it('NUL in operator bodies and path parameters is refused', async () => {
     expectRefused(await adminCall('POST', '/merchants', { name: 'Acme\u0000' }), 'name');
     expectRefused(await adminCall('POST', `/merchants/${merchant.id}/keys`, { type: 'HMAC-SHA256', label: 'k\u0000' }), 'label');
+    // A PEM key keeps its line breaks, but nothing else from the control range.
+    expectRefused(await adminCall('POST', '/merchants', { name: 'Acme', publicKeyPem: '-----BEGIN PUBLIC KEY-----\n\u0000\n' }), 'publicKeyPem');
     expectRefused(
       await adminCall('POST', `/merchants/${merchant.id}/adjustments`, { currency: 'INR', account: 'available', amount: 1, reason: 'fix\u0000', idempotencyKey: 'k-1' }),
       'reason',
@@ -158,6 +161,15 @@ describe('control characters and unpaired surrogates', () => {
       }),
       { numRuns: 12 },
     );
+  });
+
+  it('the OpenAPI document shows the rule on request strings, beside a field\'s own pattern', async () => {
+    const doc = (await (await fetch(`${server.baseUrl}/openapi.json`)).json()) as any;
+    const initiate = doc.paths['/v1/api/payment/initiate'].post.requestBody.content['application/json'].schema.properties;
+    expect(initiate.redirectUrl.pattern).toBe(PLAIN_TEXT_PATTERN);
+    expect(initiate.name.allOf).toEqual([{ pattern: PLAIN_TEXT_PATTERN }]);
+    const createMerchant = doc.paths['/admin/merchants'].post.requestBody.content['application/json'].schema.properties;
+    expect(createMerchant.name.pattern).toBe(PLAIN_TEXT_PATTERN);
   });
 
   it('a value the database cannot encode is a 400, never a 500', async () => {
