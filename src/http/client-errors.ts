@@ -36,7 +36,9 @@ function rawResponse(requestId: string, detail: string): string {
 
 /** Fastify's `clientErrorHandler`, bound to the instance. */
 export function answerClientError(this: { log: FastifyBaseLogger }, error: Error & { code?: string }, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  // After our answer the parser reports every further packet again; those bytes are dropped while the
+  // connection lingers, not answered or logged twice.
+  if (error.code === 'ECONNRESET' || socket.destroyed || socket.writableEnded) return;
   const requestId = newId();
   this.log.info({ reqId: requestId, err: error }, 'malformed HTTP request refused');
   if (!socket.writable || responseBegun(socket)) {

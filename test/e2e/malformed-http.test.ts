@@ -72,6 +72,25 @@ describe('malformed HTTP', () => {
     });
   }
 
+  it('bytes sent after the refusal get no second answer and no reset', async () => {
+    const { hostname, port } = new URL(server.baseUrl);
+    const socket = net.connect({ host: hostname, port: Number(port) });
+    let received = '';
+    const ended = new Promise<void>((resolve, reject) => {
+      socket.on('end', () => resolve());
+      socket.on('error', reject);
+    });
+    socket.on('data', (chunk: Buffer) => {
+      const first = received === '';
+      received += chunk.toString();
+      if (first) socket.write('MORE GARBAGE\r\n\r\n', () => socket.end());
+    });
+    socket.write(CASES['no request line']!);
+    await ended;
+    expect(received.match(/HTTP\/1\.1 /g)).toHaveLength(1);
+    expect(parse(received).statusLine).toBe('HTTP/1.1 400 Bad Request');
+  });
+
   it('each refusal has its own Request-Id, and the service keeps answering', async () => {
     const first = parse(await exchange(CASES['no request line']!));
     const second = parse(await exchange(CASES['no request line']!));
