@@ -33,6 +33,8 @@ export interface Config {
   readonly rateLimitStore: RateLimitStore;
   /** How long a merchant/key lookup may be served from memory before it is re-read. */
   readonly credentialCacheMs: number;
+  /** How long shutdown answers new requests with 503 before it stops listening (SIGTERM only). */
+  readonly shutdownDrainMs: number;
   readonly shutdownGraceMs: number;
   /** How often each background job looks for work when it last found none. */
   readonly workerIdleMs: number;
@@ -85,6 +87,7 @@ export function loadConfig(env: Env = process.env): Config {
     defaultRateLimitPerSecond: int(env, 'RATE_LIMIT_PER_SECOND', 50, 1, 1_000_000),
     rateLimitStore: rateLimitStore(env.RATE_LIMIT_STORE, databaseUrl),
     credentialCacheMs: int(env, 'CREDENTIAL_CACHE_MS', 2000, 0, 60_000),
+    shutdownDrainMs: int(env, 'SHUTDOWN_DRAIN_MS', 5000, 0, 120_000),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 120_000),
     workerIdleMs: int(env, 'WORKER_IDLE_MS', 500, 10, 60_000),
     simulator: simulatorConfigFromEnv(env),

@@ -1,6 +1,6 @@
 // Start-up: read config, open and migrate the store, seed the sandbox on first start, serve the API
-// and run the background work (by ROLE); on SIGTERM/SIGINT finish in-flight requests and the jobs
-// in progress, then exit.
+// and run the background work (by ROLE); on SIGTERM drain (503 to new requests), then finish in-flight
+// requests and the jobs in progress, and exit.
 import { loadConfig } from './config.js';
 import { buildRuntime } from './bootstrap.js';
 import { buildApp } from './http/app.js';
@@ -44,19 +44,24 @@ async function main(): Promise<void> {
   }
 
   let stopping = false;
-  const stop = async (signal: string): Promise<void> => {
+  // SIGTERM comes from an orchestrator whose load balancer needs the drain to notice /readyz failing;
+  // SIGINT is someone at a terminal, who has no load balancer to wait for.
+  const stop = async (signal: string, drainMs: number): Promise<void> => {
     if (stopping) return;
     stopping = true;
-    handle.app.log.info({ signal }, 'shutting down: finishing in-flight requests and jobs');
-    const timer = setTimeout(() => process.exit(1), config.shutdownGraceMs);
+    handle.app.log.info({ signal, drainMs }, 'shutting down: draining, then finishing in-flight requests and jobs');
+    const timer = setTimeout(() => process.exit(1), drainMs + config.shutdownGraceMs);
     timer.unref();
+    handle.drain();
+    const workerStopped = worker.stop();
+    await new Promise((resolve) => setTimeout(resolve, drainMs));
     await handle.close();
-    await worker.stop();
+    await workerStopped;
     await runtime.close();
     process.exit(0);
   };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM', config.shutdownDrainMs));
+  process.on('SIGINT', () => void stop('SIGINT', 0));
 }
 
 main().catch((error: unknown) => {

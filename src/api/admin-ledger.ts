@@ -1,6 +1,7 @@
 // Operator API for money: balances, journal, credit lines, security deposits, adjustments, fees,
 // limits, the verifier and the settlement job. Thin: every rule lives in the ledger and fee services.
 import { Type, type Static } from '@sinclair/typebox';
+import { Text } from '../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { isoFromMs } from '../domain/clock.js';
 import { validationError } from '../domain/errors.js';
@@ -15,11 +16,11 @@ import { CurrencyField, supportedCurrency } from './common.js';
 const ACTOR = 'admin-api';
 
 const Amount = Type.Number({ exclusiveMinimum: 0, description: 'Major units, at most 2 decimals', examples: [1500.5] });
-const Reason = Type.String({ minLength: 1, maxLength: 500, description: 'Why; kept in the journal and the audit log' });
+const Reason = Text({ minLength: 1, maxLength: 500, description: 'Why; kept in the journal and the audit log' });
 const IdempotencyKey = Type.Optional(
-  Type.String({ minLength: 1, maxLength: 100, description: 'Repeating a request with the same key posts nothing new' }),
+  Text({ minLength: 1, maxLength: 100, description: 'Repeating a request with the same key posts nothing new' }),
 );
-const MerchantParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+const MerchantParams = Type.Object({ id: Text({ minLength: 1, maxLength: 64 }) });
 const Errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 404: ErrorEnvelope, 422: ErrorEnvelope };
 
 const BalanceData = Type.Object({
@@ -77,7 +78,7 @@ const AdjustmentBody = Type.Object(
   { additionalProperties: false },
 );
 const Direction = Type.Union([Type.Literal('payin'), Type.Literal('payout')]);
-const MethodField = Type.String({ minLength: 1, maxLength: 16 });
+const MethodField = Text({ minLength: 1, maxLength: 16 });
 const FeeBody = Type.Object(
   {
     currency: CurrencyField,
@@ -152,8 +153,8 @@ export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }
         params: MerchantParams,
         querystring: Type.Object(
           {
-            limit: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,3}$', description: `1 to ${JOURNAL_MAX_LIMIT}` })),
-            before: Type.Optional(Type.String({ maxLength: 64 })),
+            limit: Type.Optional(Text({ pattern: '^[1-9][0-9]{0,3}$', description: `1 to ${JOURNAL_MAX_LIMIT}` })),
+            before: Type.Optional(Text({ maxLength: 64 })),
             currency: Type.Optional(CurrencyField),
           },
           { additionalProperties: false },

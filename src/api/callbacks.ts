@@ -2,6 +2,7 @@
 // the channel itself authenticates each one from the raw bytes (parseCallback), then the news is
 // applied idempotently, so a duplicate or replayed notification changes nothing.
 import { Type } from '@sinclair/typebox';
+import { Text } from '../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Channel, PayoutState } from '../channels/channel.js';
 import type { PaymentService } from '../domain/payments/service.js';
@@ -18,7 +19,7 @@ export interface CallbackRoutesOptions {
   readonly payouts?: PayoutStateSink;
 }
 
-const Params = Type.Object({ channel: Type.String({ minLength: 1, maxLength: 32 }) });
+const Params = Type.Object({ channel: Text({ minLength: 1, maxLength: 32 }) });
 
 export const callbackRoutes: FastifyPluginAsyncTypebox<CallbackRoutesOptions> = async (app, options) => {
   app.post(

@@ -1,5 +1,6 @@
 // Schema pieces and checks shared by the merchant routes.
 import { Type } from '@sinclair/typebox';
+import { Text } from '../http/text.js';
 import { AppError } from '../domain/errors.js';
 import type { Merchant } from '../domain/merchants.js';
 import { isCurrency, type Currency } from '../domain/money.js';
@@ -7,7 +8,7 @@ import type { FastifyRequest } from 'fastify';
 import { ErrorEnvelope } from '../http/envelope.js';
 
 /** Currency is a plain string in the schema so an unknown one gets UNSUPPORTED_CURRENCY, not VALIDATION_FAILED. */
-export const CurrencyField = Type.String({ minLength: 1, maxLength: 8, description: 'INR, EGP, NGN or IDR', examples: ['INR'] });
+export const CurrencyField = Text({ minLength: 1, maxLength: 8, description: 'INR, EGP, NGN or IDR', examples: ['INR'] });
 
 export const CurrencyBody = Type.Object({ currency: CurrencyField }, { additionalProperties: false });
 

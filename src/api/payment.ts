@@ -1,5 +1,6 @@
 // payment/initiate, payment/status (and its alias payment/fetch), payment/refund, payment/methods.
 import { Type } from '@sinclair/typebox';
+import { Text } from '../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   EMAIL_MAX_LENGTH,
@@ -17,19 +18,19 @@ import { CurrencyBody, CurrencyField, errorResponses, merchantOf, MERCHANT_SECUR
 const EXAMPLE_REF = '0193a8f2-7c1e-7d3a-9b5e-2f4c6d8e0a1b';
 const PAYMENT_STATUS = ['Pending', 'Success', 'Failed', 'Expired', 'Refund'].join(', ');
 
-const MerchantRef = Type.String({ pattern: MERCHANT_REF_PATTERN, description: "Your own reference: 1 to 64 of A-Z a-z 0-9 _ -. Unique among your payments.", examples: ['order-10023'] });
-const TransactionRef = Type.String({ minLength: 1, maxLength: 64, description: 'The reference the service assigned (UUID v7).', examples: [EXAMPLE_REF] });
-const Url = (description: string) => Type.String({ minLength: 1, maxLength: URL_MAX_LENGTH, description });
+const MerchantRef = Text({ pattern: MERCHANT_REF_PATTERN, description: "Your own reference: 1 to 64 of A-Z a-z 0-9 _ -. Unique among your payments.", examples: ['order-10023'] });
+const TransactionRef = Text({ minLength: 1, maxLength: 64, description: 'The reference the service assigned (UUID v7).', examples: [EXAMPLE_REF] });
+const Url = (description: string) => Text({ minLength: 1, maxLength: URL_MAX_LENGTH, description });
 
 const InitiateBody = Type.Object(
   {
     merchantRef: MerchantRef,
-    method: Type.String({ minLength: 1, maxLength: 32, description: 'Pay-in method of the currency (see payment/methods).', examples: ['NATIVE'] }),
+    method: Text({ minLength: 1, maxLength: 32, description: 'Pay-in method of the currency (see payment/methods).', examples: ['NATIVE'] }),
     currency: CurrencyField,
     amount: Type.Number({ exclusiveMinimum: 0, description: 'Major units, at most 2 decimals, within the method bounds.', examples: [1500.5] }),
-    name: Type.String({ minLength: 1, maxLength: NAME_MAX_LENGTH, pattern: NAME_PATTERN, description: 'Payer name.' }),
-    email: Type.String({ minLength: 3, maxLength: EMAIL_MAX_LENGTH, pattern: EMAIL_PATTERN, description: 'Payer e-mail.' }),
-    phone: Type.String({ pattern: PHONE_PATTERN, description: 'Payer phone, 6 to 15 digits. EGP WALLET, IDR OVO and DANA need a mobile number of that country.' }),
+    name: Text({ minLength: 1, maxLength: NAME_MAX_LENGTH, pattern: NAME_PATTERN, description: 'Payer name.' }),
+    email: Text({ minLength: 3, maxLength: EMAIL_MAX_LENGTH, pattern: EMAIL_PATTERN, description: 'Payer e-mail.' }),
+    phone: Text({ pattern: PHONE_PATTERN, description: 'Payer phone, 6 to 15 digits. EGP WALLET, IDR OVO and DANA need a mobile number of that country.' }),
     redirectUrl: Url('Where the payer returns after paying: https (sandbox merchants may use http://localhost).'),
     webhookUrl: Type.Optional(Url("Where this payment's webhooks go; defaults to your configured payment webhook URL.")),
   },

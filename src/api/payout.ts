@@ -1,5 +1,6 @@
 // payout/initiate, payout/status (and its alias payout/fetch). payout/bankCode lives in bank.ts.
 import { Type } from '@sinclair/typebox';
+import { Text } from '../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   EMAIL_MAX_LENGTH,
@@ -18,14 +19,14 @@ import { CurrencyField, errorResponses, merchantOf, MERCHANT_SECURITY } from './
 const EXAMPLE_REF = '0193a8f2-7c1e-7d3a-9b5e-2f4c6d8e0a1b';
 const PAYOUT_STATUS = 'Initiated, Processing, Success, Failed';
 
-const MerchantRef = Type.String({ pattern: MERCHANT_REF_PATTERN, description: 'Your own reference: 1 to 64 of A-Z a-z 0-9 _ -. Unique among your payouts.', examples: ['wd-10023'] });
-const TransactionRef = Type.String({ minLength: 1, maxLength: 64, description: 'The reference the service assigned (UUID v7).', examples: [EXAMPLE_REF] });
+const MerchantRef = Text({ pattern: MERCHANT_REF_PATTERN, description: 'Your own reference: 1 to 64 of A-Z a-z 0-9 _ -. Unique among your payouts.', examples: ['wd-10023'] });
+const TransactionRef = Text({ minLength: 1, maxLength: 64, description: 'The reference the service assigned (UUID v7).', examples: [EXAMPLE_REF] });
 
 const InitiateBody = Type.Object(
   {
     merchantRef: MerchantRef,
     currency: CurrencyField,
-    method: Type.String({
+    method: Text({
       minLength: 1,
       maxLength: 32,
       description: 'INR: BANK (IMPS) or UPI; NGN: BANK (TRANSFER accepted); IDR: TRANSFER; EGP: BANK or WALLET.',
@@ -33,23 +34,23 @@ const InitiateBody = Type.Object(
     }),
     amount: Type.Number({ exclusiveMinimum: 0, description: 'Major units, at most 2 decimals, within the method bounds. The fee is charged on top.', examples: [2500] }),
     bankCode: Type.Optional(
-      Type.String({
+      Text({
         minLength: 1,
         maxLength: BANK_CODE_MAX_LENGTH,
         description: 'INR BANK: the 11-character IFSC; NGN, IDR, EGP BANK: a code from payout/bankCode; omitted for INR UPI and EGP WALLET.',
         examples: ['HDFC0001234'],
       }),
     ),
-    name: Type.String({ minLength: 1, maxLength: NAME_MAX_LENGTH, pattern: NAME_PATTERN, description: 'Beneficiary name.' }),
-    account: Type.String({
+    name: Text({ minLength: 1, maxLength: NAME_MAX_LENGTH, pattern: NAME_PATTERN, description: 'Beneficiary name.' }),
+    account: Text({
       minLength: 1,
       maxLength: ACCOUNT_MAX_LENGTH,
       description: 'Bank account number (digits; NGN 10 digits), UPI VPA (INR UPI) or 11-digit mobile number (EGP WALLET).',
       examples: ['50100012345678'],
     }),
-    phone: Type.String({ pattern: PHONE_PATTERN, description: 'Beneficiary phone, 6 to 15 digits.' }),
-    email: Type.String({ minLength: 3, maxLength: EMAIL_MAX_LENGTH, pattern: EMAIL_PATTERN, description: 'Beneficiary e-mail.' }),
-    webhookUrl: Type.Optional(Type.String({ minLength: 1, maxLength: URL_MAX_LENGTH, description: "Where this payout's webhooks go; defaults to your configured payout webhook URL." })),
+    phone: Text({ pattern: PHONE_PATTERN, description: 'Beneficiary phone, 6 to 15 digits.' }),
+    email: Text({ minLength: 3, maxLength: EMAIL_MAX_LENGTH, pattern: EMAIL_PATTERN, description: 'Beneficiary e-mail.' }),
+    webhookUrl: Type.Optional(Text({ minLength: 1, maxLength: URL_MAX_LENGTH, description: "Where this payout's webhooks go; defaults to your configured payout webhook URL." })),
   },
   { additionalProperties: false },
 );

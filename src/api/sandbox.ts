@@ -1,5 +1,6 @@
 // sandbox/payment/complete: what the checkout page's Pay and Decline buttons do, from code.
 import { Type } from '@sinclair/typebox';
+import { Text } from '../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ErrorEnvelope, ok, SuccessEnvelope } from '../http/envelope.js';
 import type { Services } from '../services.js';
@@ -8,7 +9,7 @@ import { PaymentRecordSchema } from './payment.js';
 
 const CompleteBody = Type.Object(
   {
-    transactionRef: Type.String({ minLength: 1, maxLength: 64 }),
+    transactionRef: Text({ minLength: 1, maxLength: 64 }),
     outcome: Type.Union([Type.Literal('Success'), Type.Literal('Failed')], { description: 'Success: the payer pays. Failed: the bank declines.' }),
   },
   { additionalProperties: false },

@@ -1,6 +1,7 @@
 // webhook/events, webhook/event and webhook/resend: a merchant lists its webhook events with their
 // delivery attempts and sends one again. Another merchant's event is NOT_FOUND, as if it did not exist.
 import { Type } from '@sinclair/typebox';
+import { Text } from '../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ErrorEnvelope, ok, SuccessEnvelope } from '../http/envelope.js';
 import type { Services } from '../services.js';
@@ -14,7 +15,7 @@ export const WebhookEventStatusField = Type.Union(
   { description: 'pending (being delivered or retried), delivered, failed (retries exhausted), no_destination (no URL configured; nothing sent)' },
 );
 
-export const EventIdField = Type.String({ minLength: 1, maxLength: 64, pattern: '^evt_[0-9a-f]{32}$', examples: ['evt_019a8f3c5d2e7b4c8a1f6e0d9c8b7a65'] });
+export const EventIdField = Text({ minLength: 1, maxLength: 64, pattern: '^evt_[0-9a-f]{32}$', examples: ['evt_019a8f3c5d2e7b4c8a1f6e0d9c8b7a65'] });
 
 export const WebhookEventSchema = Type.Object({
   id: Type.String({ description: 'The event id; also the webhook-id header. Deduplicate on it.' }),

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
+import { Text } from '../http/text.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { systemClock, type Clock } from '../domain/clock.js';
 import { AppError } from '../domain/errors.js';
@@ -49,7 +50,7 @@ const SandboxBody = Type.Object(
   { additionalProperties: false },
 );
 
-const TokenParams = Type.Object({ token: Type.String() });
+const TokenParams = Type.Object({ token: Text() });
 
 /** The page route renders HTML errors; every other route answers with the JSON envelope. */
 const PAGE_ROUTE = `${PREFIX}/:token`;

@@ -2,6 +2,7 @@
 // HTTP layer renders the contract's envelope without a mapping table of its own.
 export const REASON_STATUS = {
   INVALID_JSON: 400,
+  INVALID_REQUEST: 400,
   VALIDATION_FAILED: 400,
   UNSUPPORTED_CURRENCY: 400,
   UNSUPPORTED_METHOD: 400,

@@ -11,6 +11,7 @@ import { newId } from '../domain/ids.js';
 import type { Services } from '../services.js';
 import { errorBody } from './envelope.js';
 import { toAppError } from './errors.js';
+import { answerClientError } from './client-errors.js';
 import { authenticateMerchant, requireDeclaredEffect } from './auth.js';
 import { createRateLimiter } from './rate-limit.js';
 import { ReplayGuard } from './replay-guard.js';
@@ -36,7 +37,12 @@ export type App = FastifyInstance<any, any, any, any, TypeBoxTypeProvider>;
 export interface AppHandle {
   readonly app: App;
   readonly replay: ReplayGuard;
-  /** Stops taking requests (503) and waits for in-flight ones to finish. */
+  /**
+   * Starts the drain: every new request, on an open connection or a new one, gets 503 UNAVAILABLE with
+   * Connection: close, and /readyz fails, while the listener stays open so nothing is reset or refused.
+   */
+  drain(): void;
+  /** Drains, stops listening, closes idle connections and waits for in-flight requests to finish. */
   close(): Promise<void>;
 }
 
@@ -78,6 +84,7 @@ export async function buildApp(services: Services): Promise<AppHandle> {
     genReqId: (_req: IncomingMessage) => newId(),
     requestIdHeader: false,
     return503OnClosing: false,
+    clientErrorHandler: answerClientError,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: false } },
     // Errors the router raises before any hook runs (a malformed URL) still get the envelope.
     frameworkErrors: (error, request, reply: FastifyReply) => {
@@ -140,10 +147,13 @@ export async function buildApp(services: Services): Promise<AppHandle> {
   return {
     app,
     replay,
+    drain: () => {
+      closing = true;
+    },
     close: async () => {
       closing = true;
-      replay.stop();
       await app.close();
+      replay.stop();
     },
   };
 }

@@ -1,7 +1,8 @@
-// Turns anything thrown while handling a request into the contract's error envelope. Only AppError
-// and Fastify's own client errors become 4xx; everything else is a 500 whose detail reveals nothing.
+// Turns anything thrown while handling a request into the contract's error envelope. AppError, Fastify's
+// client errors and the database's data exceptions become 4xx; the rest is a 500 that reveals nothing.
 import type { FastifyError } from 'fastify';
 import { AppError, type FieldProblem } from '../domain/errors.js';
+import { isTextRule } from './text.js';
 
 interface AjvIssue {
   readonly instancePath: string;
@@ -9,6 +10,9 @@ interface AjvIssue {
   readonly message?: string;
   readonly params: Record<string, unknown>;
 }
+
+/** SQLSTATE class 22, data exception: a value PostgreSQL refuses to store (NUL, bad encoding, out of range). */
+const DATA_EXCEPTION_CLASS = /^22[0-9A-Z]{3}$/;
 
 const STORE_UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08001', '08006', 'SQLITE_BUSY']);
 
@@ -22,6 +26,7 @@ function fieldOf(issue: AjvIssue): string {
 function problemOf(issue: AjvIssue): string {
   if (issue.keyword === 'required') return 'is required';
   if (issue.keyword === 'additionalProperties') return 'is not a known field';
+  if (issue.keyword === 'pattern' && isTextRule(issue.params.pattern)) return 'must not contain control characters or unpaired surrogates';
   return issue.message ?? 'is invalid';
 }
 
@@ -49,6 +54,10 @@ export function toAppError(error: unknown): AppError {
       return new AppError('INVALID_JSON', 'The request body is not a JSON object.');
     default:
       break;
+  }
+  // The schemas refuse such values first; should one slip through, the caller sent it, so it is a 400.
+  if (typeof fastifyError.code === 'string' && DATA_EXCEPTION_CLASS.test(fastifyError.code)) {
+    return new AppError('VALIDATION_FAILED', 'A field holds a value that cannot be stored.');
   }
   if (typeof fastifyError.code === 'string' && STORE_UNAVAILABLE_CODES.has(fastifyError.code)) {
     return new AppError('UNAVAILABLE', 'The service is temporarily unavailable; retry shortly.');

@@ -4,13 +4,12 @@
 // stable UPPER_SNAKE reason, and must write nothing: every table keeps its rows, except that
 // `used_signatures` may grow (it records accepted signatures by design) and the shared rate-limit
 // counters in `rate_limit_windows` change with every request.
-import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REASON_STATUS } from '../../src/domain/errors.js';
 import { signHmacSha256, signRsaSha512, type SignedRequest } from '../../sdk/src/index.js';
 import { startTestServer, type TestMerchant, type TestServer } from '../helpers/server.js';
+import { expectNoWrites, snapshot as snapshotOf } from '../helpers/snapshot.js';
 
 const NUM_RUNS = 150;
 
@@ -35,48 +34,6 @@ const KNOWN_REASONS = new Map<string, number>(Object.entries(REASON_STATUS));
 let server: TestServer;
 let hmacMerchant: TestMerchant;
 let rsaMerchant: TestMerchant;
-
-// ---------------------------------------------------------------------------------------------------
-// The database, before and after
-
-interface TableState {
-  readonly count: number;
-  readonly digest: string;
-}
-
-const jsonSafe = (_key: string, value: unknown): unknown =>
-  typeof value === 'bigint' ? `${value}n` : value instanceof Uint8Array ? Buffer.from(value).toString('hex') : value;
-
-/** Every table of the store (whatever migrations exist by now), with its row count and a digest of its rows. */
-async function snapshot(): Promise<Map<string, TableState>> {
-  const { db, kind } = server.services.store;
-  const names =
-    kind === 'sqlite'
-      ? (await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(db)).rows.map((r) => r.name)
-      : (
-          await sql<{ table_name: string }>`select table_name from information_schema.tables
-            where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(db)
-        ).rows.map((r) => r.table_name);
-  const state = new Map<string, TableState>();
-  for (const name of names.sort()) {
-    const rows = (await sql<Record<string, unknown>>`select * from ${sql.table(name)}`.execute(db)).rows;
-    const lines = rows.map((row) => JSON.stringify(row, jsonSafe)).sort();
-    state.set(name, { count: rows.length, digest: createHash('sha256').update(lines.join('\n')).digest('hex') });
-  }
-  return state;
-}
-
-function expectNoWrites(before: Map<string, TableState>, after: Map<string, TableState>): void {
-  expect([...after.keys()]).toEqual([...before.keys()]);
-  for (const [name, was] of before) {
-    const now = after.get(name)!;
-    if (name === 'used_signatures') {
-      expect(now.count, name).toBeGreaterThanOrEqual(was.count);
-    } else if (name !== 'rate_limit_windows') {
-      expect({ table: name, ...now }).toEqual({ table: name, ...was });
-    }
-  }
-}
 
 // ---------------------------------------------------------------------------------------------------
 // Sending and checking
@@ -328,12 +285,12 @@ afterAll(async () => server.close());
 
 describe('fuzzing the merchant API', () => {
   it('sees the tables it guards', async () => {
-    const tables = [...(await snapshot()).keys()];
+    const tables = [...(await snapshotOf(server.services.store)).keys()];
     expect(tables).toEqual(expect.arrayContaining(['merchants', 'api_keys', 'usdt_rates', 'audit_log', 'used_signatures']));
   });
 
   it('answers correctly signed arbitrary bodies on every route below 500, in the envelope, writing nothing', async () => {
-    const before = await snapshot();
+    const before = await snapshotOf(server.services.store);
     await fc.assert(
       fc.asyncProperty(route, rawText, fc.boolean(), async (path, body, useRsa) => {
         const merchant = useRsa ? rsaMerchant : hmacMerchant;
@@ -342,11 +299,11 @@ describe('fuzzing the merchant API', () => {
       }),
       { numRuns: NUM_RUNS },
     );
-    expectNoWrites(before, await snapshot());
+    expectNoWrites(before, await snapshotOf(server.services.store));
   });
 
   it('answers request-shaped bodies, signed, on every route below 500, writing nothing', async () => {
-    const before = await snapshot();
+    const before = await snapshotOf(server.services.store);
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...ROUTES), fc.oneof(shapedInvalidBody, readBody), async (path, body) => {
         const signed = hmacMerchant.client.buildSignedRequest(body);
@@ -354,11 +311,11 @@ describe('fuzzing the merchant API', () => {
       }),
       { numRuns: NUM_RUNS },
     );
-    expectNoWrites(before, await snapshot());
+    expectNoWrites(before, await snapshotOf(server.services.store));
   });
 
   it('answers arbitrary header combinations, signed or not, below 500, in the envelope, writing nothing', async () => {
-    const before = await snapshot();
+    const before = await snapshotOf(server.services.store);
     await fc.assert(
       fc.asyncProperty(
         route,
@@ -372,6 +329,6 @@ describe('fuzzing the merchant API', () => {
       ),
       { numRuns: NUM_RUNS },
     );
-    expectNoWrites(before, await snapshot());
+    expectNoWrites(before, await snapshotOf(server.services.store));
   });
 });

@@ -57,6 +57,7 @@ describe('graceful shutdown', () => {
         ADMIN_TOKEN: TEST_ADMIN_TOKEN,
         SECRET_KEY: TEST_SECRET_KEY,
         RATE_LIMIT_PER_SECOND: '100000',
+        SHUTDOWN_DRAIN_MS: '1000',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,5 +1,6 @@
 // Operator API for merchants: create, list, disable/enable, keys, webhook URLs and secret, rate limit.
 import { Type } from '@sinclair/typebox';
+import { Text } from '../../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { IssuedKey, Merchant } from '../../domain/merchants.js';
 import { ok } from '../../http/envelope.js';
@@ -8,16 +9,16 @@ import { validationError } from '../../domain/errors.js';
 import { checkWebhookUrlSyntax, type WebhookConfig } from '../../webhooks/ssrf.js';
 
 const KeyType = Type.Union([Type.Literal('RSA-SHA512'), Type.Literal('HMAC-SHA256')]);
-const WebhookUrl = Type.Union([Type.String({ minLength: 8, maxLength: 2048 }), Type.Null()]);
-const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
-const KeyParams = Type.Object({ id: Type.String({ maxLength: 64 }), keyId: Type.String({ maxLength: 64 }) });
+const WebhookUrl = Type.Union([Text({ minLength: 8, maxLength: 2048 }), Type.Null()]);
+const IdParams = Type.Object({ id: Text({ maxLength: 64 }) });
+const KeyParams = Type.Object({ id: Text({ maxLength: 64 }), keyId: Text({ maxLength: 64 }) });
 
 const CreateMerchantBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 120 }),
+    name: Text({ minLength: 1, maxLength: 120 }),
     mode: Type.Optional(Type.Union([Type.Literal('sandbox'), Type.Literal('live')])),
     keyType: Type.Optional(KeyType),
-    publicKeyPem: Type.Optional(Type.String({ maxLength: 8192 })),
+    publicKeyPem: Type.Optional(Text({ multiline: true, maxLength: 8192 })),
     rateLimitPerSecond: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
     paymentWebhookUrl: Type.Optional(WebhookUrl),
     payoutWebhookUrl: Type.Optional(WebhookUrl),
@@ -28,8 +29,8 @@ const CreateMerchantBody = Type.Object(
 const AddKeyBody = Type.Object(
   {
     type: KeyType,
-    publicKeyPem: Type.Optional(Type.String({ maxLength: 8192 })),
-    label: Type.Optional(Type.String({ maxLength: 120 })),
+    publicKeyPem: Type.Optional(Text({ multiline: true, maxLength: 8192 })),
+    label: Type.Optional(Text({ maxLength: 120 })),
   },
   { additionalProperties: false },
 );

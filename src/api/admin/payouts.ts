@@ -1,5 +1,6 @@
 // Operator API for payouts: those stuck in Processing, and a status query of one payout now.
 import { Type } from '@sinclair/typebox';
+import { Text } from '../../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DEFAULT_STUCK_AFTER_SECONDS } from '../../domain/payouts/policy.js';
 import { ErrorEnvelope, ok, SuccessEnvelope } from '../../http/envelope.js';
@@ -7,13 +8,13 @@ import type { Services } from '../../services.js';
 
 const StuckQuery = Type.Object(
   {
-    olderThanSeconds: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$', description: `Unchanged for at least this long; default ${DEFAULT_STUCK_AFTER_SECONDS}.` })),
-    limit: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,2}$', description: '1 to 500, default 100.' })),
+    olderThanSeconds: Type.Optional(Text({ pattern: '^[0-9]{1,9}$', description: `Unchanged for at least this long; default ${DEFAULT_STUCK_AFTER_SECONDS}.` })),
+    limit: Type.Optional(Text({ pattern: '^[1-9][0-9]{0,2}$', description: '1 to 500, default 100.' })),
   },
   { additionalProperties: false },
 );
 
-const RefParams = Type.Object({ ref: Type.String({ minLength: 1, maxLength: 64 }) });
+const RefParams = Type.Object({ ref: Text({ minLength: 1, maxLength: 64 }) });
 const Errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 404: ErrorEnvelope };
 
 const OperatorPayout = Type.Object(

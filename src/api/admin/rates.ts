@@ -1,5 +1,6 @@
 // Operator API for USDT reference rates and spreads.
 import { Type } from '@sinclair/typebox';
+import { Text } from '../../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../../domain/errors.js';
 import { CURRENCIES } from '../../domain/money.js';
@@ -22,7 +23,7 @@ export const rateView = (rate: UsdtRate) => ({
 
 const RateBody = Type.Object(
   {
-    reference: Type.String({ description: 'Local currency per USDT as a decimal string, up to 6 decimals', examples: ['88.25'] }),
+    reference: Text({ description: 'Local currency per USDT as a decimal string, up to 6 decimals', examples: ['88.25'] }),
     depositSpreadBps: Type.Integer({ minimum: 0, maximum: 5000 }),
     withdrawSpreadBps: Type.Integer({ minimum: 0, maximum: 5000 }),
   },
@@ -32,7 +33,7 @@ const RateBody = Type.Object(
 export const adminRateRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   app.put(
     '/rates/:currency',
-    { schema: { tags: ['admin'], summary: 'Set the USDT reference rate and spreads', params: Type.Object({ currency: Type.String({ maxLength: 8 }) }), body: RateBody } },
+    { schema: { tags: ['admin'], summary: 'Set the USDT reference rate and spreads', params: Type.Object({ currency: Text({ maxLength: 8 }) }), body: RateBody } },
     async (request) => {
       const currency = supportedCurrency(request.params.currency);
       const micros = parseRateMicros(request.body.reference);

@@ -1,5 +1,6 @@
 // Operator API for webhooks: every merchant's events with their attempts, and resending one.
 import { Type } from '@sinclair/typebox';
+import { Text } from '../../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ErrorEnvelope, ok, SuccessEnvelope } from '../../http/envelope.js';
 import type { Services } from '../../services.js';
@@ -8,9 +9,9 @@ import { EventIdField, WebhookEventDetailSchema, WebhookEventPageSchema, Webhook
 
 const ListQuery = Type.Object(
   {
-    merchantId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    merchantId: Type.Optional(Text({ minLength: 1, maxLength: 64 })),
     status: Type.Optional(WebhookEventStatusField),
-    limit: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,2}$', description: `1 to ${MAX_EVENT_PAGE}` })),
+    limit: Type.Optional(Text({ pattern: '^[1-9][0-9]{0,2}$', description: `1 to ${MAX_EVENT_PAGE}` })),
     before: Type.Optional(EventIdField),
   },
   { additionalProperties: false },
