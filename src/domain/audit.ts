@@ -66,6 +66,13 @@ export async function recordAudit(trx: Executor, record: AuditRecord): Promise<v
     .execute();
 }
 
+/** An ISO-8601 time as epoch milliseconds, or VALIDATION_FAILED. */
+export function parseSince(since: string): number {
+  const ms = Date.parse(since);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(since) || Number.isNaN(ms)) throw validationError('since', 'must be an ISO-8601 time such as 2025-06-01T00:00:00Z');
+  return ms;
+}
+
 /** Newest first. */
 export async function listAudit(db: Executor, query: AuditQuery): Promise<AuditPage> {
   const limit = query.limit ?? AUDIT_PAGE_DEFAULT;
