@@ -157,4 +157,22 @@ describe('held money: returning it to the payer', () => {
     expect(await audits(ref)).toMatchObject([{ actor: 'admin', action: 'held_money.return', target: ref }]);
     expect((await server.admin('GET', `/held-money?merchantId=${shop.id}&status=returned`)).body.data.items).toHaveLength(1);
   });
+
+  it('resolves an item one way only when a return and a credit race', async () => {
+    const shop = await server.createMerchant();
+    simulator().server!.faults.refuseNextRefunds = 1;
+    const ref = await paidAfterExpiry(shop, 'IDR', 'QRIS');
+    await heldItem(ref);
+    const [returned, creditedAnswer] = await Promise.all([
+      server.admin('POST', `/held-money/${ref}/return`, { reason: 'payer asked' }),
+      server.admin('POST', `/held-money/${ref}/credit`, { reason: 'merchant asked' }),
+    ]);
+    const outcome = [returned.status, creditedAnswer.status].sort();
+    expect(outcome).toEqual([200, 409]);
+    const winner = returned.status === 200 ? 'returned' : 'credited';
+    expect((await heldItem(ref, winner)).status).toBe(winner);
+    expect((await entriesOf(server, shop.id, 'late_return')) + (await entriesOf(server, shop.id, 'late_credit'))).toBe(1);
+    expect(await audits(ref)).toHaveLength(1);
+    await expectLedgerOk();
+  });
 });
