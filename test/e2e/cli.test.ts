@@ -283,6 +283,7 @@ describe('operator CLI: audit log and held money', { timeout: TEST_TIMEOUT_MS },
       run('fee', 'set', '--merchant', id, '--currency', 'INR', '--method', 'NATIVE', '--direction', 'payin', '--bps', '150', '--fixed', '0'),
       run('limit', 'set', '--merchant', id, '--currency', 'INR', '--method', 'NATIVE', '--direction', 'payin', '--min', '100', '--max', '1000'),
       run('rate', 'set', '--currency', 'IDR', '--reference', '16250', '--deposit-spread-bps', '10', '--withdraw-spread-bps', '10'),
+      run('merchant', 'create', '--name', 'CLI Audited Shop', '--key-type', 'hmac', '--json'),
     ]);
     await Promise.all([
       run('merchant', 'enable', '--merchant', id),
@@ -313,6 +314,11 @@ describe('operator CLI: audit log and held money', { timeout: TEST_TIMEOUT_MS },
     expect(text).not.toContain(outputs[2]!.trim());
     expect(text).not.toMatch(/whsec_|hsk_/);
     expect(ref).toBeTruthy();
+
+    const createdByCli = JSON.parse(outputs[8]!) as CreatedJson;
+    const creation = JSON.parse(await cliOk('audit', 'list', '--merchant', createdByCli.merchantId, '--json')) as { items: { actor: string; action: string; target: string }[] };
+    expect(creation.items.map((e) => [e.actor, e.action, e.target])).toEqual([[actor, 'merchant.create', createdByCli.merchantId]]);
+    expect(JSON.stringify(creation)).not.toContain(createdByCli.secret!);
   });
 
   it('lists held late money and credits it to the merchant once', async () => {
