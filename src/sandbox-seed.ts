@@ -27,7 +27,7 @@ export async function seedSandbox(services: Services): Promise<SandboxCredential
   if ((await services.merchants.list()).length > 0) {
     return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as SandboxCredentials) : null;
   }
-  const created = await services.merchants.create({ name: 'Sandbox Merchant', mode: 'sandbox', key: { type: 'RSA-SHA512' } });
+  const created = await services.merchants.create({ name: 'Sandbox Merchant', mode: 'sandbox', key: { type: 'RSA-SHA512' } }, 'sandbox-seed');
   for (const [currency, rate] of SEED_RATES) {
     await services.rates.set(currency, parseRateMicros(rate)!, SEED_SPREAD_BPS, SEED_SPREAD_BPS, 'sandbox-seed');
   }

@@ -11,9 +11,8 @@ import { ADJUSTABLE_KINDS } from '../ledger/operator.js';
 import { balanceView, JOURNAL_MAX_LIMIT, type JournalEntry } from '../ledger/queries.js';
 import type { OperatorResult } from '../ledger/service.js';
 import type { Services } from '../services.js';
+import { ADMIN_ACTOR } from './admin/auth.js';
 import { CurrencyField, supportedCurrency } from './common.js';
-
-const ACTOR = 'admin-api';
 
 const Amount = Type.Number({ exclusiveMinimum: 0, description: 'Major units, at most 2 decimals', examples: [1500.5] });
 const Reason = Text({ minLength: 1, maxLength: 500, description: 'Why; kept in the journal and the audit log' });
@@ -184,7 +183,7 @@ export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }
     },
     async (request) => {
       const { currency, amount, reason, action, idempotencyKey } = request.body;
-      const move = { merchantId: request.params.id, currency: supportedCurrency(currency), amountMinor: minorOf('amount', amount), reason, actor: ACTOR, ref: idempotencyKey };
+      const move = { merchantId: request.params.id, currency: supportedCurrency(currency), amountMinor: minorOf('amount', amount), reason, actor: ADMIN_ACTOR, ref: idempotencyKey };
       const result = action === 'grant' ? await ledger.grantCredit(move) : await ledger.lowerCredit(move);
       return ok(await posted(request.params.id, supportedCurrency(currency), result));
     },
@@ -203,7 +202,7 @@ export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }
     },
     async (request) => {
       const { currency, amount, reason, action, idempotencyKey } = request.body;
-      const move = { merchantId: request.params.id, currency: supportedCurrency(currency), amountMinor: minorOf('amount', amount), reason, actor: ACTOR, ref: idempotencyKey };
+      const move = { merchantId: request.params.id, currency: supportedCurrency(currency), amountMinor: minorOf('amount', amount), reason, actor: ADMIN_ACTOR, ref: idempotencyKey };
       const result = action === 'deposit' ? await ledger.moveToSecurity(move) : await ledger.releaseSecurity(move);
       return ok(await posted(request.params.id, supportedCurrency(currency), result));
     },
@@ -228,7 +227,7 @@ export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }
         account,
         amountMinor: minorOf('amount', amount),
         reason,
-        actor: ACTOR,
+        actor: ADMIN_ACTOR,
         ref: idempotencyKey,
       });
       return ok(await posted(request.params.id, supportedCurrency(currency), result));
@@ -249,7 +248,7 @@ export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }
     async (request) => {
       const { currency, method, direction, bps, fixed } = request.body;
       const fixedMinor = minorOf('fixed', fixed);
-      await fees.setFee({ merchantId: request.params.id, currency: supportedCurrency(currency), method, direction, bps: BigInt(bps), fixedMinor });
+      await fees.setFee({ merchantId: request.params.id, currency: supportedCurrency(currency), method, direction, bps: BigInt(bps), fixedMinor }, ADMIN_ACTOR);
       return ok({ currency, method, direction, bps, fixed: toMajor(fixedMinor) });
     },
   );
@@ -269,7 +268,7 @@ export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }
       const { currency, method, direction, min, max } = request.body;
       const minMinor = minorOf('min', min);
       const maxMinor = minorOf('max', max);
-      await fees.setLimits({ merchantId: request.params.id, currency: supportedCurrency(currency), method, direction, minMinor, maxMinor });
+      await fees.setLimits({ merchantId: request.params.id, currency: supportedCurrency(currency), method, direction, minMinor, maxMinor }, ADMIN_ACTOR);
       return ok({ currency, method, direction, min: toMajor(minMinor), max: toMajor(maxMinor) });
     },
   );

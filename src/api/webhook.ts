@@ -114,6 +114,6 @@ export const merchantWebhookRoutes: FastifyPluginAsyncTypebox<{ services: Servic
         response: { ...responses(WebhookEventSchema), 409: ErrorEnvelope },
       },
     },
-    async (request) => ok(await services.webhooks.resend(request.body.eventId, merchantOf(request).id)),
+    async (request) => ok(await services.webhooks.resend(request.body.eventId, merchantOf(request).id, `merchant:${merchantOf(request).id}`)),
   );
 };

@@ -8,9 +8,7 @@ import { ADJUSTABLE_KINDS } from '../ledger/operator.js';
 import { balanceView, type Balances } from '../ledger/queries.js';
 import type { OperatorResult } from '../ledger/service.js';
 import type { Services } from '../services.js';
-import { flagString, requireFlag, type CliCommand, type CliOutput, type ParsedArgs } from './types.js';
-
-const ACTOR = 'cli';
+import { cliActor, flagString, requireFlag, type CliCommand, type CliOutput, type ParsedArgs } from './types.js';
 
 function currencyOf(args: ParsedArgs): Currency {
   const currency = requireFlag(args, 'currency').toUpperCase();
@@ -62,7 +60,7 @@ function moveOf(args: ParsedArgs, signed = false) {
     currency: currencyOf(args),
     amountMinor: amountOf(args, 'amount', signed),
     reason: reasonOf(args),
-    actor: ACTOR,
+    actor: cliActor(),
     ref: flagString(args, 'idempotency-key'),
   };
 }
@@ -175,7 +173,7 @@ const feeCommand: CliCommand = {
     const fixedMinor = parseMajorString(flagString(args, 'fixed') ?? '0');
     if (fixedMinor === null) throw new Error('--fixed must be a number with at most 2 decimals');
     const shown = { merchantId: requireFlag(args, 'merchant'), currency: currencyOf(args), method: requireFlag(args, 'method').toUpperCase(), direction: directionOf(args), bps, fixed: formatMinor(fixedMinor) };
-    await services.fees.setFee({ ...shown, bps: BigInt(bps), fixedMinor });
+    await services.fees.setFee({ ...shown, bps: BigInt(bps), fixedMinor }, cliActor());
     io.out(wantsJson(args) ? JSON.stringify(shown) : `fee ${shown.currency} ${shown.method} ${shown.direction}: ${bps} bps + ${shown.fixed}`);
     return 0;
   },
@@ -194,7 +192,7 @@ const limitCommand: CliCommand = {
       minMinor: amountOf(args, 'min'),
       maxMinor: amountOf(args, 'max'),
     };
-    await services.fees.setLimits(setting);
+    await services.fees.setLimits(setting, cliActor());
     const shown = { merchantId: setting.merchantId, currency: setting.currency, method: setting.method, direction: setting.direction, min: formatMinor(setting.minMinor), max: formatMinor(setting.maxMinor) };
     io.out(wantsJson(args) ? JSON.stringify(shown) : `limits ${shown.currency} ${shown.method} ${shown.direction}: ${shown.min} to ${shown.max}`);
     return 0;

@@ -7,9 +7,11 @@ import { merchantCommands } from './merchant-commands.js';
 import { ledgerCommands } from './ledger-commands.js';
 import { webhookCommands } from './webhook-commands.js';
 import { payoutCommands } from './payout-commands.js';
+import { heldCommands } from './held-commands.js';
+import { auditCommands } from './audit-commands.js';
 import type { CliCommand, CliOutput, ParsedArgs } from './types.js';
 
-const COMMANDS: readonly CliCommand[] = [...merchantCommands, ...ledgerCommands, ...webhookCommands, ...payoutCommands];
+const COMMANDS: readonly CliCommand[] = [...merchantCommands, ...ledgerCommands, ...webhookCommands, ...payoutCommands, ...heldCommands, ...auditCommands];
 
 const io: CliOutput = {
   out: (line) => process.stdout.write(`${line}\n`),

@@ -4,7 +4,7 @@ import { isCurrency } from '../domain/money.js';
 import { parseRateMicros, microsToNumber } from '../domain/rates.js';
 import type { KeyType } from '../domain/merchants.js';
 import { checkWebhookUrl } from '../api/admin/merchants.js';
-import { flagString, requireFlag, type CliCommand, type ParsedArgs } from './types.js';
+import { cliActor, flagString, requireFlag, type CliCommand, type ParsedArgs } from './types.js';
 
 function keyTypeOf(args: ParsedArgs): KeyType {
   const raw = (flagString(args, 'key-type') ?? 'rsa').toLowerCase();
@@ -31,7 +31,7 @@ export const merchantCommands: CliCommand[] = [
         mode: args.flags.live === true ? 'live' : 'sandbox',
         key: { type: keyTypeOf(args), publicKeyPem: publicKeyOf(args) },
         rateLimitPerSecond: flagString(args, 'rate-limit') ? Number(flagString(args, 'rate-limit')) : undefined,
-      });
+      }, cliActor());
       if (args.flags.json === true) {
         io.out(
           JSON.stringify({
@@ -72,7 +72,7 @@ export const merchantCommands: CliCommand[] = [
     summary: 'Disable a merchant (its requests get 403 MERCHANT_DISABLED)',
     usage: 'merchant disable --merchant ID',
     async run(args, services, io) {
-      io.out(json(await services.merchants.setStatus(requireFlag(args, 'merchant'), 'disabled')));
+      io.out(json(await services.merchants.setStatus(requireFlag(args, 'merchant'), 'disabled', cliActor())));
       return 0;
     },
   },
@@ -81,7 +81,7 @@ export const merchantCommands: CliCommand[] = [
     summary: 'Enable a disabled merchant',
     usage: 'merchant enable --merchant ID',
     async run(args, services, io) {
-      io.out(json(await services.merchants.setStatus(requireFlag(args, 'merchant'), 'active')));
+      io.out(json(await services.merchants.setStatus(requireFlag(args, 'merchant'), 'active', cliActor())));
       return 0;
     },
   },
@@ -98,7 +98,7 @@ export const merchantCommands: CliCommand[] = [
       const payout = read('payout');
       checkWebhookUrl('payment', payment, services.config.webhooks);
       checkWebhookUrl('payout', payout, services.config.webhooks);
-      io.out(json(await services.merchants.setWebhookUrls(requireFlag(args, 'merchant'), { payment, payout })));
+      io.out(json(await services.merchants.setWebhookUrls(requireFlag(args, 'merchant'), { payment, payout }, cliActor())));
       return 0;
     },
   },
@@ -107,7 +107,7 @@ export const merchantCommands: CliCommand[] = [
     summary: 'Rotate the merchant webhook secret and print the new one',
     usage: 'merchant webhook-secret --merchant ID',
     async run(args, services, io) {
-      io.out(await services.merchants.rotateWebhookSecret(requireFlag(args, 'merchant')));
+      io.out(await services.merchants.rotateWebhookSecret(requireFlag(args, 'merchant'), cliActor()));
       return 0;
     },
   },
@@ -116,7 +116,7 @@ export const merchantCommands: CliCommand[] = [
     summary: 'Set the merchant request rate limit (requests per second)',
     usage: 'merchant rate-limit --merchant ID --per-second N',
     async run(args, services, io) {
-      io.out(json(await services.merchants.setRateLimit(requireFlag(args, 'merchant'), Number(requireFlag(args, 'per-second')))));
+      io.out(json(await services.merchants.setRateLimit(requireFlag(args, 'merchant'), Number(requireFlag(args, 'per-second')), cliActor())));
       return 0;
     },
   },
@@ -129,7 +129,7 @@ export const merchantCommands: CliCommand[] = [
         type: keyTypeOf(args),
         publicKeyPem: publicKeyOf(args),
         label: flagString(args, 'label'),
-      });
+      }, cliActor());
       io.out(args.flags.json === true ? JSON.stringify(issued) : json(issued));
       return 0;
     },
@@ -150,7 +150,7 @@ export const merchantCommands: CliCommand[] = [
     summary: 'Revoke an API key',
     usage: 'key revoke --merchant ID --key KEY_ID',
     async run(args, services, io) {
-      await services.merchants.revokeKey(requireFlag(args, 'merchant'), requireFlag(args, 'key'));
+      await services.merchants.revokeKey(requireFlag(args, 'merchant'), requireFlag(args, 'key'), cliActor());
       io.out('revoked');
       return 0;
     },
@@ -169,7 +169,7 @@ export const merchantCommands: CliCommand[] = [
         micros,
         Number(requireFlag(args, 'deposit-spread-bps')),
         Number(requireFlag(args, 'withdraw-spread-bps')),
-        'cli',
+        cliActor(),
       );
       io.out(`${currency}: reference ${microsToNumber(rate.referenceMicros)}, deposit ${microsToNumber(rate.depositMicros)}, withdraw ${microsToNumber(rate.withdrawMicros)}`);
       return 0;

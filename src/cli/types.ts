@@ -1,4 +1,5 @@
 // The shape every operator command has; src/cli/main.ts dispatches to them by name.
+import os from 'node:os';
 import type { Services } from '../services.js';
 
 export interface ParsedArgs {
@@ -29,4 +30,14 @@ export function requireFlag(args: ParsedArgs, name: string): string {
   const value = flagString(args, name);
   if (value === undefined) throw new Error(`missing --${name}`);
   return value;
+}
+
+/** The actor of every CLI action in the audit log and the journal: the operating-system user who ran it. */
+export function cliActor(): string {
+  try {
+    return `cli:${os.userInfo().username}`;
+  } catch {
+    // A container may run under a uid with no passwd entry.
+    return `cli:uid-${process.getuid?.() ?? 'unknown'}`;
+  }
 }

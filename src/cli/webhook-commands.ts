@@ -1,7 +1,7 @@
 // Operator commands for webhook events (list, show, resend) and the service's public key.
 import type { WebhookEventStatus } from '../webhooks/tables.js';
 import { MAX_EVENT_PAGE, WEBHOOK_EVENT_STATUSES } from '../webhooks/service.js';
-import { flagString, requireFlag, type CliCommand, type ParsedArgs } from './types.js';
+import { cliActor, flagString, requireFlag, type CliCommand, type ParsedArgs } from './types.js';
 
 function statusOf(args: ParsedArgs): WebhookEventStatus | undefined {
   const raw = flagString(args, 'status');
@@ -58,7 +58,7 @@ export const webhookCommands: CliCommand[] = [
     summary: 'Send a webhook event again now, with a fresh retry schedule',
     usage: 'webhook resend --event EVENT_ID',
     async run(args, services, io) {
-      const event = await services.webhooks.resend(requireFlag(args, 'event'), null);
+      const event = await services.webhooks.resend(requireFlag(args, 'event'), null, cliActor());
       io.out(`${event.id} queued for delivery to ${event.url}`);
       return 0;
     },

@@ -1,10 +1,11 @@
 // Fees and amount limits per merchant, currency, method and direction: catalog defaults, overridden
 // per merchant by the operator. A fee is basis points of the amount plus a fixed amount, rounded
 // half up to the minor unit with bigint arithmetic only; callers compute it once and store it.
+import { recordAudit } from './audit.js';
 import type { Clock } from './clock.js';
 import { AppError, validationError } from './errors.js';
 import { DIRECTIONS, methodsFor, requireMethod, type AmountBounds, type Direction } from './methods.js';
-import { CURRENCIES, type Currency, type Minor } from './money.js';
+import { CURRENCIES, formatMinor, type Currency, type Minor } from './money.js';
 import type { Db } from '../store/schema.js';
 
 export interface FeeRule {
@@ -131,7 +132,7 @@ export class FeeService {
     return terms;
   }
 
-  async setFee(setting: FeeSetting): Promise<void> {
+  async setFee(setting: FeeSetting, actor: string): Promise<void> {
     requireMethod(setting.currency, setting.direction, setting.method);
     if (setting.bps < 0n || setting.bps > MAX_BPS) throw validationError('bps', `must be between 0 and ${MAX_BPS}`);
     if (setting.fixedMinor < 0n) throw validationError('fixed', 'must not be negative');
@@ -145,21 +146,25 @@ export class FeeService {
       fixed_minor: setting.fixedMinor,
       updated_at_ms: BigInt(this.clock.nowMs()),
     };
-    await this.db
-      .insertInto('merchant_fees')
-      .values(row)
-      .onConflict((oc) =>
-        oc.columns(['merchant_id', 'currency', 'method', 'direction']).doUpdateSet({
-          bps: row.bps,
-          fixed_minor: row.fixed_minor,
-          updated_at_ms: row.updated_at_ms,
-        }),
-      )
-      .execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('merchant_fees')
+        .values(row)
+        .onConflict((oc) =>
+          oc.columns(['merchant_id', 'currency', 'method', 'direction']).doUpdateSet({
+            bps: row.bps,
+            fixed_minor: row.fixed_minor,
+            updated_at_ms: row.updated_at_ms,
+          }),
+        )
+        .execute();
+      const details = { currency: row.currency, method: row.method, direction: row.direction, bps: Number(row.bps), fixed: formatMinor(row.fixed_minor) };
+      await recordAudit(trx, { actor, action: 'fee.set', target: setting.merchantId, merchantId: setting.merchantId, details, nowMs: Number(row.updated_at_ms) });
+    });
     this.cache.delete(setting.merchantId);
   }
 
-  async setLimits(setting: LimitSetting): Promise<void> {
+  async setLimits(setting: LimitSetting, actor: string): Promise<void> {
     requireMethod(setting.currency, setting.direction, setting.method);
     if (setting.minMinor <= 0n) throw validationError('min', 'must be positive');
     if (setting.maxMinor < setting.minMinor) throw validationError('max', 'must not be below min');
@@ -173,17 +178,21 @@ export class FeeService {
       max_minor: setting.maxMinor,
       updated_at_ms: BigInt(this.clock.nowMs()),
     };
-    await this.db
-      .insertInto('merchant_limits')
-      .values(row)
-      .onConflict((oc) =>
-        oc.columns(['merchant_id', 'currency', 'method', 'direction']).doUpdateSet({
-          min_minor: row.min_minor,
-          max_minor: row.max_minor,
-          updated_at_ms: row.updated_at_ms,
-        }),
-      )
-      .execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('merchant_limits')
+        .values(row)
+        .onConflict((oc) =>
+          oc.columns(['merchant_id', 'currency', 'method', 'direction']).doUpdateSet({
+            min_minor: row.min_minor,
+            max_minor: row.max_minor,
+            updated_at_ms: row.updated_at_ms,
+          }),
+        )
+        .execute();
+      const details = { currency: row.currency, method: row.method, direction: row.direction, min: formatMinor(row.min_minor), max: formatMinor(row.max_minor) };
+      await recordAudit(trx, { actor, action: 'limit.set', target: setting.merchantId, merchantId: setting.merchantId, details, nowMs: Number(row.updated_at_ms) });
+    });
     this.cache.delete(setting.merchantId);
   }
 

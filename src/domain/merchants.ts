@@ -2,6 +2,7 @@
 // settings, and the credential lookup the signature check uses on every request.
 import crypto from 'node:crypto';
 import { isoFromMs as iso, type Clock } from './clock.js';
+import { recordAudit } from './audit.js';
 import { AppError } from './errors.js';
 import { newId } from './ids.js';
 import type { SecretBox } from './secrets.js';
@@ -119,6 +120,24 @@ export interface CreatedMerchant {
   readonly webhookSecret: string;
 }
 
+interface MerchantAudit {
+  readonly actor: string;
+  readonly action: string;
+  readonly details?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Webhook URLs as the audit log keeps them: without query string or fragment, where receivers
+ * often put a token of their own. null clears a URL; an unchanged one is left out.
+ */
+function webhookUrlDetails(payment: string | null | undefined, payout: string | null | undefined): Record<string, string | null> {
+  const shown = (url: string | null) => (url === null ? null : url.split(/[?#]/, 1)[0]!);
+  const details: Record<string, string | null> = {};
+  if (payment !== undefined) details.paymentWebhookUrl = shown(payment);
+  if (payout !== undefined) details.payoutWebhookUrl = shown(payout);
+  return details;
+}
+
 export class MerchantService {
   private readonly cache = new Map<string, { readonly atMs: number; readonly value: Promise<MerchantCredentials | null> }>();
 
@@ -129,7 +148,7 @@ export class MerchantService {
     private readonly defaults: { readonly rateLimitPerSecond: number; readonly credentialCacheMs: number },
   ) {}
 
-  async create(input: CreateMerchantInput): Promise<CreatedMerchant> {
+  async create(input: CreateMerchantInput, actor: string): Promise<CreatedMerchant> {
     if (input.rateLimitPerSecond !== undefined) checkRateLimit(input.rateLimitPerSecond);
     const id = newMerchantId();
     const nowMs = BigInt(this.clock.nowMs());
@@ -150,7 +169,10 @@ export class MerchantService {
           updated_at_ms: nowMs,
         })
         .execute();
-      return this.insertKey(trx, id, input.key);
+      const key = await this.insertKey(trx, id, input.key);
+      const details = { name: input.name, mode: input.mode, keyId: key.keyId, keyType: key.type, ...webhookUrlDetails(input.paymentWebhookUrl, input.payoutWebhookUrl) };
+      await recordAudit(trx, { actor, action: 'merchant.create', target: id, merchantId: id, details, nowMs: Number(nowMs) });
+      return key;
     });
     return { merchant: await this.get(id), key: issued, webhookSecret };
   }
@@ -166,29 +188,29 @@ export class MerchantService {
     return rows.map(toMerchant);
   }
 
-  async setStatus(id: string, status: 'active' | 'disabled'): Promise<Merchant> {
-    await this.update(id, { status });
+  async setStatus(id: string, status: 'active' | 'disabled', actor: string): Promise<Merchant> {
+    await this.update(id, { status }, { actor, action: status === 'active' ? 'merchant.enable' : 'merchant.disable' });
     return this.get(id);
   }
 
-  async setWebhookUrls(id: string, urls: { payment?: string | null; payout?: string | null }): Promise<Merchant> {
+  async setWebhookUrls(id: string, urls: { payment?: string | null; payout?: string | null }, actor: string): Promise<Merchant> {
     const patch: Partial<MerchantsTable> = {};
     if (urls.payment !== undefined) patch.payment_webhook_url = urls.payment;
     if (urls.payout !== undefined) patch.payout_webhook_url = urls.payout;
-    await this.update(id, patch);
+    await this.update(id, patch, { actor, action: 'merchant.webhooks', details: webhookUrlDetails(urls.payment, urls.payout) });
     return this.get(id);
   }
 
-  async setRateLimit(id: string, perSecond: number): Promise<Merchant> {
+  async setRateLimit(id: string, perSecond: number, actor: string): Promise<Merchant> {
     checkRateLimit(perSecond);
-    await this.update(id, { rate_limit_per_second: BigInt(perSecond) });
+    await this.update(id, { rate_limit_per_second: BigInt(perSecond) }, { actor, action: 'merchant.rate_limit', details: { perSecond } });
     return this.get(id);
   }
 
   /** Replaces the webhook secret and returns the new one (shown once). */
-  async rotateWebhookSecret(id: string): Promise<string> {
+  async rotateWebhookSecret(id: string, actor: string): Promise<string> {
     const secret = newWebhookSecret();
-    await this.update(id, { webhook_secret_enc: this.box.seal(secret) });
+    await this.update(id, { webhook_secret_enc: this.box.seal(secret) }, { actor, action: 'merchant.webhook_secret' });
     return secret;
   }
 
@@ -198,22 +220,31 @@ export class MerchantService {
     return this.box.open(row.webhook_secret_enc);
   }
 
-  async addKey(merchantId: string, request: KeyRequest): Promise<IssuedKey> {
+  async addKey(merchantId: string, request: KeyRequest, actor: string): Promise<IssuedKey> {
     await this.get(merchantId);
-    const issued = await this.db.transaction().execute((trx) => this.insertKey(trx, merchantId, request));
+    const issued = await this.db.transaction().execute(async (trx) => {
+      const key = await this.insertKey(trx, merchantId, request);
+      const details = { type: key.type, label: request.label ?? null, ownPublicKey: request.publicKeyPem !== undefined };
+      await recordAudit(trx, { actor, action: 'key.add', target: key.keyId, merchantId, details, nowMs: this.clock.nowMs() });
+      return key;
+    });
     this.forget(merchantId);
     return issued;
   }
 
-  async revokeKey(merchantId: string, keyId: string): Promise<void> {
-    const result = await this.db
-      .updateTable('api_keys')
-      .set({ status: 'revoked', revoked_at_ms: BigInt(this.clock.nowMs()) })
-      .where('id', '=', keyId)
-      .where('merchant_id', '=', merchantId)
-      .where('status', '=', 'active')
-      .executeTakeFirst();
-    if (result.numUpdatedRows === 0n) throw new AppError('NOT_FOUND', `No active key ${keyId} for ${merchantId}.`);
+  async revokeKey(merchantId: string, keyId: string, actor: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const nowMs = this.clock.nowMs();
+      const result = await trx
+        .updateTable('api_keys')
+        .set({ status: 'revoked', revoked_at_ms: BigInt(nowMs) })
+        .where('id', '=', keyId)
+        .where('merchant_id', '=', merchantId)
+        .where('status', '=', 'active')
+        .executeTakeFirst();
+      if (result.numUpdatedRows === 0n) throw new AppError('NOT_FOUND', `No active key ${keyId} for ${merchantId}.`);
+      await recordAudit(trx, { actor, action: 'key.revoke', target: keyId, merchantId, nowMs });
+    });
     this.forget(merchantId);
   }
 
@@ -272,13 +303,18 @@ export class MerchantService {
     return { merchant: toMerchant(row), keys };
   }
 
-  private async update(id: string, patch: Partial<MerchantsTable>): Promise<void> {
-    const result = await this.db
-      .updateTable('merchants')
-      .set({ ...patch, updated_at_ms: BigInt(this.clock.nowMs()) })
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (result.numUpdatedRows === 0n) throw new AppError('NOT_FOUND', `No merchant ${id}.`);
+  /** Applies an operator's change to the merchant row and audits it in the same transaction. */
+  private async update(id: string, patch: Partial<MerchantsTable>, audit: MerchantAudit): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const nowMs = this.clock.nowMs();
+      const result = await trx
+        .updateTable('merchants')
+        .set({ ...patch, updated_at_ms: BigInt(nowMs) })
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (result.numUpdatedRows === 0n) throw new AppError('NOT_FOUND', `No merchant ${id}.`);
+      await recordAudit(trx, { ...audit, target: id, merchantId: id, nowMs });
+    });
     this.forget(id);
   }
 

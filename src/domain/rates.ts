@@ -1,6 +1,7 @@
 // USDT reference rates. The operator sets a reference rate and two spreads per currency; merchants
 // read a deposit rate (reference less the deposit spread: what one USDT brought in is worth) and a
 // withdraw rate (reference plus the withdraw spread: what one USDT taken out costs).
+import { recordAudit } from './audit.js';
 import type { Clock } from './clock.js';
 import { AppError } from './errors.js';
 import type { Currency } from './money.js';
@@ -26,6 +27,10 @@ const divRoundHalfUp = (numerator: bigint, denominator: bigint): bigint => (nume
 
 export const microsToNumber = (micros: bigint): number => Number(micros) / Number(MICROS);
 
+/** 83250000n -> "83.25": exact, for records that must not pass a float. */
+export const formatRateMicros = (micros: bigint): string =>
+  `${micros / MICROS}.${(micros % MICROS).toString().padStart(6, '0')}`.replace(/\.?0+$/, '');
+
 /** "83.25" -> 83250000n; at most six decimals, strictly positive. */
 export function parseRateMicros(text: string): bigint | null {
   const match = /^(\d{1,9})(?:\.(\d{1,6}))?$/.exec(text.trim());
@@ -40,6 +45,7 @@ export class RateService {
     private readonly clock: Clock,
   ) {}
 
+  /** `setBy` is the actor, kept on the rate and in the audit log. */
   async set(currency: Currency, referenceMicros: bigint, depositSpreadBps: number, withdrawSpreadBps: number, setBy: string): Promise<UsdtRate> {
     for (const [name, bps] of [['depositSpreadBps', depositSpreadBps], ['withdrawSpreadBps', withdrawSpreadBps]] as const) {
       if (!Number.isInteger(bps) || bps < 0 || bps > MAX_SPREAD_BPS) {
@@ -57,11 +63,15 @@ export class RateService {
       set_at_ms: BigInt(this.clock.nowMs()),
       set_by: setBy,
     };
-    await this.db
-      .insertInto('usdt_rates')
-      .values(row)
-      .onConflict((oc) => oc.column('currency').doUpdateSet({ ...row }))
-      .execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('usdt_rates')
+        .values(row)
+        .onConflict((oc) => oc.column('currency').doUpdateSet({ ...row }))
+        .execute();
+      const details = { reference: formatRateMicros(referenceMicros), depositSpreadBps, withdrawSpreadBps };
+      await recordAudit(trx, { actor: setBy, action: 'rate.set', target: currency, details, nowMs: Number(row.set_at_ms) });
+    });
     return this.get(currency);
   }
 

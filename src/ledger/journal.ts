@@ -11,6 +11,8 @@ import { accountId, mustStayNonNegative, openAccount, type AccountRef } from './
 export const ENTRY_KINDS = [
   'payment_credit',
   'unallocated_payment',
+  'late_credit',
+  'late_return',
   'refund',
   'refund_reversal',
   'payout_reserve',

@@ -1,5 +1,6 @@
 // The operator's money tools: credit lines, security deposits and manual adjustments. Each runs in
 // its own transaction, needs a reason, and leaves an audit row beside its journal entry.
+import { recordAudit } from '../domain/audit.js';
 import { notFound, validationError } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { formatMinor, type Currency, type Minor } from '../domain/money.js';
@@ -67,18 +68,14 @@ async function postOperatorEntry(
     postings,
   });
   if (!posted.replayed) {
-    const detail = { entryId: posted.entryId, currency: move.currency, amount: formatMinor(move.amountMinor), reason };
-    await db
-      .insertInto('audit_log')
-      .values({
-        id: newId(),
-        actor: move.actor,
-        action: `ledger.${kind}`,
-        subject: move.merchantId,
-        detail_json: JSON.stringify(detail),
-        created_at_ms: BigInt(nowMs),
-      })
-      .execute();
+    await recordAudit(db, {
+      actor: move.actor,
+      action: `ledger.${kind}`,
+      target: move.merchantId,
+      merchantId: move.merchantId,
+      details: { entryId: posted.entryId, currency: move.currency, amount: formatMinor(move.amountMinor), reason },
+      nowMs,
+    });
   }
   return posted;
 }

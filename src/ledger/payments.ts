@@ -1,12 +1,12 @@
 // Pay-in money: a successful payment credits `pending` net of its fee, a refund takes the paid
 // amount back (pending first, then available) and is undone if the upstream refuses it, and money
-// nobody can claim waits in suspense.
+// nobody can claim waits in suspense until the operator credits it or the channel returns it.
 import { AppError } from '../domain/errors.js';
 import type { Currency, Minor } from '../domain/money.js';
 import type { Executor } from '../store/schema.js';
-import { accountId, clearingAccount, merchantAccount, platformAccount, readMerchantBalances } from './accounts.js';
+import { accountId, clearingAccount, merchantAccount, platformAccount, readMerchantBalances, type AccountRef } from './accounts.js';
 import { assertNonNegative, assertPositive, minMinor, type LedgerContext } from './context.js';
-import { entryPostings, findEntry, insufficientBalance, postJournal } from './journal.js';
+import { entryPostings, findEntry, insufficientBalance, postJournal, type EntryKind } from './journal.js';
 import { addLot, consumeLots } from './lots.js';
 
 export interface PaymentCredit {
@@ -27,20 +27,30 @@ export interface PaymentCreditResult {
 }
 
 /** upstream clearing -paid, merchant pending +(paid - fee), fee revenue +fee. */
-export async function creditPayment(db: Executor, ctx: LedgerContext, input: PaymentCredit): Promise<PaymentCreditResult> {
+export function creditPayment(db: Executor, ctx: LedgerContext, input: PaymentCredit): Promise<PaymentCreditResult> {
+  return creditNetOfFee(db, ctx, 'payment_credit', clearingAccount(input.currency, input.channel), input);
+}
+
+/** Held late money credited by the operator as the payment it was meant for: suspense -paid, pending +(paid - fee), fee revenue +fee. */
+export function creditLatePayment(db: Executor, ctx: LedgerContext, input: PaymentCredit): Promise<PaymentCreditResult> {
+  return creditNetOfFee(db, ctx, 'late_credit', platformAccount(input.currency, 'suspense'), input);
+}
+
+/** Pays a merchant `paid - fee` into pending from `source`, with a pending lot due after the settlement delay. */
+async function creditNetOfFee(db: Executor, ctx: LedgerContext, kind: EntryKind, source: AccountRef, input: PaymentCredit): Promise<PaymentCreditResult> {
   assertPositive('paidMinor', input.paidMinor);
   assertNonNegative('feeMinor', input.feeMinor);
   if (input.feeMinor > input.paidMinor) throw new Error('ledger: a payment fee cannot exceed the paid amount');
   const nowMs = ctx.clock.nowMs();
   const netMinor = input.paidMinor - input.feeMinor;
   const posted = await postJournal(db, {
-    kind: 'payment_credit',
+    kind,
     ref: input.ref,
     merchantId: input.merchantId,
     currency: input.currency,
     nowMs,
     postings: [
-      { account: clearingAccount(input.currency, input.channel), amountMinor: -input.paidMinor },
+      { account: source, amountMinor: -input.paidMinor },
       { account: merchantAccount(input.merchantId, input.currency, 'pending'), amountMinor: netMinor },
       { account: platformAccount(input.currency, 'fee_revenue'), amountMinor: input.feeMinor },
     ],
@@ -72,6 +82,22 @@ export async function recordUnallocated(db: Executor, ctx: LedgerContext, input:
     postings: [
       { account: clearingAccount(input.currency, input.channel), amountMinor: -input.paidMinor },
       { account: platformAccount(input.currency, 'suspense'), amountMinor: input.paidMinor },
+    ],
+  });
+}
+
+/** Held late money the channel sent back to the payer: suspense -paid, clearing(channel) +paid. */
+export async function returnUnallocated(db: Executor, ctx: LedgerContext, input: UnallocatedPayment) {
+  assertPositive('paidMinor', input.paidMinor);
+  return postJournal(db, {
+    kind: 'late_return',
+    ref: input.ref,
+    merchantId: input.merchantId,
+    currency: input.currency,
+    nowMs: ctx.clock.nowMs(),
+    postings: [
+      { account: platformAccount(input.currency, 'suspense'), amountMinor: -input.paidMinor },
+      { account: clearingAccount(input.currency, input.channel), amountMinor: input.paidMinor },
     ],
   });
 }

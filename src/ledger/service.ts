@@ -54,6 +54,14 @@ export class LedgerService {
     return payments.recordUnallocated(trx, this.ctx, input);
   }
 
+  creditLatePayment(trx: Executor, input: payments.PaymentCredit): Promise<payments.PaymentCreditResult> {
+    return payments.creditLatePayment(trx, this.ctx, input);
+  }
+
+  returnUnallocated(trx: Executor, input: payments.UnallocatedPayment) {
+    return payments.returnUnallocated(trx, this.ctx, input);
+  }
+
   debitRefund(trx: Executor, input: payments.RefundDebit): Promise<payments.RefundDebitResult> {
     return payments.debitRefund(trx, this.ctx, input);
   }

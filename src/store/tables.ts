@@ -57,11 +57,17 @@ export interface UsdtRatesTable {
   set_by: string;
 }
 
+/** One operator action (see src/domain/audit.ts); never holds a secret. */
 export interface AuditLogTable {
+  /** UUID v7: ordering by id is ordering by time. */
   id: string;
+  /** "admin" for the operator API, "cli:<os user>" for the CLI, "merchant:<id>" for a merchant's own resend. */
   actor: string;
   action: string;
-  subject: string;
+  /** What was acted on: a merchant, key, event, payment or currency. */
+  target: string;
+  /** The merchant concerned, when there is one (filters the log by merchant). */
+  merchant_id: string | null;
   detail_json: string;
   created_at_ms: bigint;
 }

@@ -25,6 +25,7 @@ const KIND_OF_TYPE: Readonly<Record<WebhookEventType, WebhookResourceKind>> = {
   'payment.failed': 'payment',
   'payment.expired': 'payment',
   'payment.refunded': 'payment',
+  'payment.late_credited': 'payment',
   'payout.succeeded': 'payout',
   'payout.failed': 'payout',
 };

@@ -1,6 +1,7 @@
 // What merchants and operators see of webhooks: events with their delivery attempts, resending one,
 // and the service's public key. A merchant-scoped call never reveals another merchant's event.
 import { isoFromMs, type Clock } from '../domain/clock.js';
+import { recordAudit } from '../domain/audit.js';
 import { AppError, notFound } from '../domain/errors.js';
 import type { Db, Executor } from '../store/schema.js';
 import { merchantDefaultUrl } from './outbox.js';
@@ -154,7 +155,7 @@ export class WebhookService {
    * Sends the event again now, with a fresh retry schedule; delivered events too (receivers dedupe by
    * id). An event whose URL came from the merchant's settings goes to the current setting.
    */
-  async resend(id: string, merchantId: string | null): Promise<WebhookEventView> {
+  async resend(id: string, merchantId: string | null, actor: string): Promise<WebhookEventView> {
     await this.db.transaction().execute(async (trx) => {
       const row = await this.findEvent(id, merchantId, trx);
       const url = row.destination_source === 'request' ? row.url : await merchantDefaultUrl(trx, row.merchant_id, row.resource_kind);
@@ -172,6 +173,8 @@ export class WebhookService {
         })
         .where('id', '=', id)
         .execute();
+      const details = { type: row.type, resourceRef: row.resource_ref, url: url.split(/[?#]/, 1)[0]! };
+      await recordAudit(trx, { actor, action: 'webhook.resend', target: id, merchantId: row.merchant_id, details, nowMs: this.clock.nowMs() });
     });
     return eventView(await this.findEvent(id, merchantId));
   }

@@ -6,6 +6,7 @@ export type WebhookEventType =
   | 'payment.failed'
   | 'payment.expired'
   | 'payment.refunded'
+  | 'payment.late_credited'
   | 'payout.succeeded'
   | 'payout.failed';
 

@@ -118,7 +118,7 @@ async function rsaMerchant(): Promise<TestMerchant> {
     name: 'RSA Merchant',
     mode: 'sandbox',
     key: { type: 'RSA-SHA512', publicKeyPem: pair.publicKeyPem },
-  });
+  }, 'test');
   return {
     id: created.merchant.id,
     keyId: created.key.keyId,

@@ -4,11 +4,13 @@
 import { execFile } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentClient, type MerchantKey } from '../../sdk/src/index.js';
 import { startTestServer, TEST_ADMIN_TOKEN, TEST_SECRET_KEY, type TestServer } from '../helpers/server.js';
+import { collectionReady, drain, initiateBody, jobsOf, paidPayment } from '../payments/api-helpers.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** Generous: a CLI start is CPU-bound, and other work may share the two cores. */
@@ -260,5 +262,88 @@ describe('operator CLI', { timeout: TEST_TIMEOUT_MS }, () => {
       expect(result.stderr).not.toBe('');
     });
     expect((await server.admin('GET', `/merchants/${hmac.merchantId}`)).body.data.rateLimitPerSecond).toBe(before);
+  });
+});
+
+describe('operator CLI: audit log and held money', { timeout: TEST_TIMEOUT_MS }, () => {
+  const actor = `cli:${os.userInfo().username}`;
+
+  it('audits every CLI action once as cli:<os user>, without secrets', async () => {
+    const shop = await server.createMerchant();
+    const id = shop.id;
+    const ref = await paidPayment(shop, 'INR', 'NATIVE');
+    const event = (await server.services.webhooks.listEvents(id)).events[0]!;
+    const run = (...args: string[]) => cliOk(...args);
+    const outputs = await Promise.all([
+      run('merchant', 'disable', '--merchant', id),
+      run('merchant', 'webhooks', '--merchant', id, '--payment', 'https://hooks.invalid/paygate'),
+      run('merchant', 'webhook-secret', '--merchant', id),
+      run('merchant', 'rate-limit', '--merchant', id, '--per-second', '40'),
+      run('key', 'add', '--merchant', id, '--key-type', 'hmac', '--json'),
+      run('fee', 'set', '--merchant', id, '--currency', 'INR', '--method', 'NATIVE', '--direction', 'payin', '--bps', '150', '--fixed', '0'),
+      run('limit', 'set', '--merchant', id, '--currency', 'INR', '--method', 'NATIVE', '--direction', 'payin', '--min', '100', '--max', '1000'),
+      run('rate', 'set', '--currency', 'IDR', '--reference', '16250', '--deposit-spread-bps', '10', '--withdraw-spread-bps', '10'),
+      run('merchant', 'create', '--name', 'CLI Audited Shop', '--key-type', 'hmac', '--json'),
+    ]);
+    await Promise.all([
+      run('merchant', 'enable', '--merchant', id),
+      run('key', 'revoke', '--merchant', id, '--key', shop.keyId),
+      run('webhook', 'resend', '--event', event.id),
+    ]);
+    const added = JSON.parse(outputs[4]!) as { keyId: string; secret: string };
+    const page = JSON.parse(await cliOk('audit', 'list', '--merchant', id, '--json')) as { items: { actor: string; action: string; target: string; details: unknown }[] };
+    const byCli = page.items.filter((e) => e.actor === actor);
+    expect(byCli.map((e) => `${e.action} ${e.target}`).sort()).toEqual(
+      [
+        `merchant.disable ${id}`,
+        `merchant.enable ${id}`,
+        `merchant.webhooks ${id}`,
+        `merchant.webhook_secret ${id}`,
+        `merchant.rate_limit ${id}`,
+        `key.add ${added.keyId}`,
+        `key.revoke ${shop.keyId}`,
+        `fee.set ${id}`,
+        `limit.set ${id}`,
+        `webhook.resend ${event.id}`,
+      ].sort(),
+    );
+    const rates = JSON.parse(await cliOk('audit', 'list', '--action', 'rate.set', '--json')) as { items: { actor: string; target: string }[] };
+    expect(rates.items.filter((e) => e.target === 'IDR').map((e) => e.actor)).toEqual([actor]);
+    const text = JSON.stringify(page);
+    expect(text).not.toContain(added.secret);
+    expect(text).not.toContain(outputs[2]!.trim());
+    expect(text).not.toMatch(/whsec_|hsk_/);
+    expect(ref).toBeTruthy();
+
+    const createdByCli = JSON.parse(outputs[8]!) as CreatedJson;
+    const creation = JSON.parse(await cliOk('audit', 'list', '--merchant', createdByCli.merchantId, '--json')) as { items: { actor: string; action: string; target: string }[] };
+    expect(creation.items.map((e) => [e.actor, e.action, e.target])).toEqual([[actor, 'merchant.create', createdByCli.merchantId]]);
+    expect(JSON.stringify(creation)).not.toContain(createdByCli.secret!);
+  });
+
+  it('lists held late money and credits it to the merchant once', async () => {
+    const shop = await server.createMerchant();
+    const created = await shop.client.paymentInitiate(initiateBody('NGN', 'TRANSFER'));
+    const ref = created.data.transactionRef;
+    await collectionReady(server, ref);
+    server.clock.advance(31 * 60_000);
+    await drain(jobsOf(server).expiry);
+    await shop.client.sandboxCompletePayment({ transactionRef: ref, outcome: 'Success' });
+
+    const listed = JSON.parse(await cliOk('held', 'list', '--merchant', shop.id, '--json')) as { items: { transactionRef: string; status: string; amountHeld: number; reason: string }[] };
+    expect(listed.items).toMatchObject([{ transactionRef: ref, status: 'open', amountHeld: 12_000, reason: 'late' }]);
+    const refused = await cli('held', 'return', '--ref', ref, '--reason', 'payer asked');
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/cannot be sent back through the channel/);
+
+    const credited = JSON.parse(await cliOk('held', 'credit', '--ref', ref, '--reason', 'order shipped', '--json'));
+    expect(credited).toMatchObject({ replayed: false, item: { status: 'credited', fee: 168, credited: 11_832, resolvedBy: actor } });
+    const again = JSON.parse(await cliOk('held', 'credit', '--ref', ref, '--reason', 'order shipped', '--json'));
+    expect(again).toMatchObject({ replayed: true, item: { status: 'credited' } });
+    const balances = await server.services.ledger.balances(shop.id, 'NGN');
+    expect(balances.pending + balances.available).toBe(11_832_00n);
+    expect(await server.services.ledger.verify()).toEqual([]);
+    const audit = JSON.parse(await cliOk('audit', 'list', '--action', 'held_money.credit', '--merchant', shop.id, '--json')) as { items: { actor: string; target: string }[] };
+    expect(audit.items).toMatchObject([{ actor, target: ref }]);
   });
 });

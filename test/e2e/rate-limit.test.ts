@@ -60,7 +60,7 @@ async function merchantWithLimit(instance: Instance, clock: ManualClock, perSeco
     mode: 'sandbox',
     key: { type: 'HMAC-SHA256' },
     rateLimitPerSecond: perSecond,
-  });
+  }, 'test');
   const client = new PaymentClient({
     baseUrl: instance.baseUrl,
     merchantId: created.merchant.id,

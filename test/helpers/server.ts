@@ -93,7 +93,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
         mode: options.mode ?? 'sandbox',
         key: { type: options.keyType ?? 'HMAC-SHA256' },
         rateLimitPerSecond: options.rateLimitPerSecond,
-      });
+      }, 'test');
       const key =
         created.key.type === 'RSA-SHA512'
           ? { type: 'RSA-SHA512' as const, privateKeyPem: created.key.privateKeyPem! }

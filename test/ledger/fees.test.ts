@@ -68,9 +68,9 @@ describe('FeeService', () => {
 
   it('uses the defaults until the operator sets a merchant fee, which applies at once', async () => {
     expect(await fees.feeFor('mch_f', 'INR', 'NATIVE', 'payin', 1_000_00n)).toBe(20_00n);
-    await fees.setFee({ merchantId: 'mch_f', currency: 'INR', method: 'NATIVE', direction: 'payin', bps: 100n, fixedMinor: 1_00n });
+    await fees.setFee({ merchantId: 'mch_f', currency: 'INR', method: 'NATIVE', direction: 'payin', bps: 100n, fixedMinor: 1_00n }, 'test');
     expect(await fees.feeFor('mch_f', 'INR', 'NATIVE', 'payin', 1_000_00n)).toBe(11_00n);
-    await fees.setFee({ merchantId: 'mch_f', currency: 'INR', method: 'NATIVE', direction: 'payin', bps: 50n, fixedMinor: 0n });
+    await fees.setFee({ merchantId: 'mch_f', currency: 'INR', method: 'NATIVE', direction: 'payin', bps: 50n, fixedMinor: 0n }, 'test');
     expect(await fees.ruleFor('mch_f', 'INR', 'NATIVE', 'payin')).toEqual({ bps: 50n, fixedMinor: 0n });
     expect(await fees.feeFor('mch_f', 'INR', 'UPI', 'payout', 1_000_00n)).toBe(3_00n);
   });
@@ -78,7 +78,7 @@ describe('FeeService', () => {
   it('sees a change made by another process once its cache expires', async () => {
     const other = new FeeService(f.db, clock, { cacheMs: 1000 });
     expect(await fees.feeFor('mch_f', 'NGN', 'BANK', 'payout', 1_000_00n)).toBe(25_00n);
-    await other.setFee({ merchantId: 'mch_f', currency: 'NGN', method: 'BANK', direction: 'payout', bps: 0n, fixedMinor: 10_00n });
+    await other.setFee({ merchantId: 'mch_f', currency: 'NGN', method: 'BANK', direction: 'payout', bps: 0n, fixedMinor: 10_00n }, 'test');
     expect(await fees.feeFor('mch_f', 'NGN', 'BANK', 'payout', 1_000_00n)).toBe(25_00n);
     clock.advance(1000);
     expect(await fees.feeFor('mch_f', 'NGN', 'BANK', 'payout', 1_000_00n)).toBe(10_00n);
@@ -86,7 +86,7 @@ describe('FeeService', () => {
 
   it('overrides amount limits per merchant and method', async () => {
     expect(await fees.limitsFor('mch_f', 'EGP', 'WALLET', 'payin')).toEqual({ minMinor: 10_00n, maxMinor: 200_000_00n });
-    await fees.setLimits({ merchantId: 'mch_f', currency: 'EGP', method: 'WALLET', direction: 'payin', minMinor: 50_00n, maxMinor: 1_000_00n });
+    await fees.setLimits({ merchantId: 'mch_f', currency: 'EGP', method: 'WALLET', direction: 'payin', minMinor: 50_00n, maxMinor: 1_000_00n }, 'test');
     expect(await fees.limitsFor('mch_f', 'EGP', 'WALLET', 'payin')).toEqual({ minMinor: 50_00n, maxMinor: 1_000_00n });
     expect(await fees.limitsFor('mch_f', 'EGP', 'FAWRY', 'payin')).toEqual({ minMinor: 10_00n, maxMinor: 200_000_00n });
   });
@@ -100,8 +100,8 @@ describe('FeeService', () => {
   it('refuses unknown methods, impossible rates and unknown merchants', async () => {
     const reason = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => (e as AppError).reason);
     expect(await reason(fees.feeFor('mch_f', 'INR', 'QRIS', 'payin', 1n))).toBe('UNSUPPORTED_METHOD');
-    expect(await reason(fees.setFee({ merchantId: 'mch_f', currency: 'INR', method: 'NATIVE', direction: 'payin', bps: 10_001n, fixedMinor: 0n }))).toBe('VALIDATION_FAILED');
-    expect(await reason(fees.setLimits({ merchantId: 'mch_f', currency: 'INR', method: 'BANK', direction: 'payout', minMinor: 10n, maxMinor: 9n }))).toBe('VALIDATION_FAILED');
-    expect(await reason(fees.setFee({ merchantId: 'mch_x', currency: 'INR', method: 'NATIVE', direction: 'payin', bps: 1n, fixedMinor: 0n }))).toBe('NOT_FOUND');
+    expect(await reason(fees.setFee({ merchantId: 'mch_f', currency: 'INR', method: 'NATIVE', direction: 'payin', bps: 10_001n, fixedMinor: 0n }, 'test'))).toBe('VALIDATION_FAILED');
+    expect(await reason(fees.setLimits({ merchantId: 'mch_f', currency: 'INR', method: 'BANK', direction: 'payout', minMinor: 10n, maxMinor: 9n }, 'test'))).toBe('VALIDATION_FAILED');
+    expect(await reason(fees.setFee({ merchantId: 'mch_x', currency: 'INR', method: 'NATIVE', direction: 'payin', bps: 1n, fixedMinor: 0n }, 'test'))).toBe('NOT_FOUND');
   });
 });

@@ -273,7 +273,7 @@ describe('operator tools', () => {
     await f.ledger.adjust({ ...move(-4_00n), account: 'available' });
     expect((await f.ledger.balances(M, INR)).available).toBe(6_00n);
     expect(await platformDelta('p:INR:adjustments')).toBe(-6_00n);
-    const audits = await f.db.selectFrom('audit_log').selectAll().where('subject', '=', M).execute();
+    const audits = await f.db.selectFrom('audit_log').selectAll().where('target', '=', M).execute();
     expect(audits.map((a) => a.action)).toEqual(['ledger.adjustment', 'ledger.adjustment']);
     await expectClean();
   });

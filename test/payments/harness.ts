@@ -144,7 +144,7 @@ export async function startPaymentHarness(): Promise<PaymentHarness> {
     jobs: paymentJobs(service),
     callbackUrl,
     async createMerchant(mode = 'sandbox') {
-      const created = await merchants.create({ name: `Shop ${mode}`, mode, key: { type: 'HMAC-SHA256' } });
+      const created = await merchants.create({ name: `Shop ${mode}`, mode, key: { type: 'HMAC-SHA256' } }, 'test');
       return created.merchant;
     },
     balances: (merchantId, currency) => ledger.balances(merchantId, currency),

@@ -143,7 +143,7 @@ describe('webhook delivery', () => {
   it('signs with the merchant\'s current webhook secret', async () => {
     const merchant = await bench.createMerchant({ payment: receiver.url });
     await bench.enqueue({ merchantId: merchant.id });
-    const rotated = await bench.merchants.rotateWebhookSecret(merchant.id);
+    const rotated = await bench.merchants.rotateWebhookSecret(merchant.id, 'test');
     await bench.dispatcher().dispatchDue();
     const [hit] = receiver.hits;
     const nowSeconds = Math.floor(bench.clock.nowMs() / 1000);
@@ -223,7 +223,7 @@ describe('webhook delivery', () => {
     const eventId = await bench.enqueue({ merchantId: merchant.id });
     const dispatcher = bench.dispatcher();
     await dispatcher.dispatchDue();
-    const resent = await bench.webhooks.resend(eventId, merchant.id);
+    const resent = await bench.webhooks.resend(eventId, merchant.id, 'test');
     expect(resent).toMatchObject({ status: 'pending', nextAttemptAt: new Date(bench.clock.nowMs()).toISOString() });
     await dispatcher.dispatchDue();
     expect(receiver.hitsFor(eventId)).toHaveLength(2);
@@ -236,9 +236,9 @@ describe('webhook delivery', () => {
   it('resends an event that had no destination to the URL the merchant configured since', async () => {
     const merchant = await bench.createMerchant();
     const eventId = await bench.enqueue({ merchantId: merchant.id });
-    await expect(bench.webhooks.resend(eventId, merchant.id)).rejects.toMatchObject({ reason: 'CONFLICT' });
-    await bench.merchants.setWebhookUrls(merchant.id, { payment: receiver.url });
-    expect(await bench.webhooks.resend(eventId, null)).toMatchObject({ status: 'pending', url: receiver.url });
+    await expect(bench.webhooks.resend(eventId, merchant.id, 'test')).rejects.toMatchObject({ reason: 'CONFLICT' });
+    await bench.merchants.setWebhookUrls(merchant.id, { payment: receiver.url }, 'test');
+    expect(await bench.webhooks.resend(eventId, null, 'test')).toMatchObject({ status: 'pending', url: receiver.url });
     await bench.dispatcher().dispatchDue();
     expect(receiver.hitsFor(eventId)).toHaveLength(1);
   });
@@ -250,7 +250,7 @@ describe('webhook delivery', () => {
     const eventOfB = await bench.enqueue({ merchantId: b.id });
     expect((await bench.webhooks.listEvents(b.id)).events.map((e) => e.id)).toEqual([eventOfB]);
     await expect(bench.webhooks.getEvent(eventOfA, b.id)).rejects.toMatchObject({ reason: 'NOT_FOUND' });
-    await expect(bench.webhooks.resend(eventOfA, b.id)).rejects.toMatchObject({ reason: 'NOT_FOUND' });
+    await expect(bench.webhooks.resend(eventOfA, b.id, 'test')).rejects.toMatchObject({ reason: 'NOT_FOUND' });
     await expect(bench.webhooks.listEvents(b.id, { before: eventOfA })).rejects.toMatchObject({ reason: 'NOT_FOUND' });
     expect((await bench.webhooks.listEvents(null)).events.map((e) => e.id).sort()).toEqual([eventOfA, eventOfB].sort());
     expect((await bench.webhooks.getEvent(eventOfA, null)).merchantId).toBe(a.id);

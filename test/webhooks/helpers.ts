@@ -134,7 +134,7 @@ export async function openBench(): Promise<Bench> {
         key: { type: 'HMAC-SHA256' },
         paymentWebhookUrl: urls.payment ?? null,
         payoutWebhookUrl: urls.payout ?? null,
-      });
+      }, 'test');
       return { id: created.merchant.id, webhookSecret: created.webhookSecret };
     },
     async enqueue(input) {

@@ -13,3 +13,9 @@ export function requireAdmin(request: FastifyRequest, adminToken: string): void 
     throw new AppError('UNAUTHORIZED', 'A valid operator bearer token is required.');
   }
 }
+
+/** The actor of every operator API action in the audit log and the journal: there is one token. */
+export const ADMIN_ACTOR = 'admin';
+
+/** The OpenAPI security requirement of the operator routes. */
+export const ADMIN_SECURITY = [{ AdminToken: [] }];

@@ -8,6 +8,8 @@ import { adminRateRoutes } from './rates.js';
 import { adminWebhookRoutes } from './webhooks.js';
 import { adminLedgerRoutes } from '../admin-ledger.js';
 import { adminPayoutRoutes } from './payouts.js';
+import { adminHeldMoneyRoutes } from './held-money.js';
+import { adminAuditRoutes } from './audit.js';
 
 export const adminRoutes: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
   app.addHook('onRequest', async (request) => requireAdmin(request, services.adminToken));
@@ -26,4 +28,6 @@ export const adminRoutes: FastifyPluginAsync<{ services: Services }> = async (ap
   await app.register(adminWebhookRoutes, { services });
   await app.register(adminLedgerRoutes, { services });
   await app.register(adminPayoutRoutes, { services });
+  await app.register(adminHeldMoneyRoutes, { services });
+  await app.register(adminAuditRoutes, { services });
 };

@@ -7,6 +7,7 @@ import { ok } from '../../http/envelope.js';
 import type { Services } from '../../services.js';
 import { validationError } from '../../domain/errors.js';
 import { checkWebhookUrlSyntax, type WebhookConfig } from '../../webhooks/ssrf.js';
+import { ADMIN_ACTOR } from './auth.js';
 
 const KeyType = Type.Union([Type.Literal('RSA-SHA512'), Type.Literal('HMAC-SHA256')]);
 const WebhookUrl = Type.Union([Text({ minLength: 8, maxLength: 2048 }), Type.Null()]);
@@ -64,7 +65,7 @@ export const adminMerchantRoutes: FastifyPluginAsyncTypebox<{ services: Services
       rateLimitPerSecond: body.rateLimitPerSecond,
       paymentWebhookUrl: body.paymentWebhookUrl,
       payoutWebhookUrl: body.payoutWebhookUrl,
-    });
+    }, ADMIN_ACTOR);
     return ok({ merchant: merchantView(created.merchant), key: keyView(created.key), webhookSecret: created.webhookSecret });
   });
 
@@ -73,21 +74,21 @@ export const adminMerchantRoutes: FastifyPluginAsyncTypebox<{ services: Services
   app.get('/merchants/:id', { schema: { tags: ['admin'], params: IdParams } }, async (request) => ok(await merchants.get(request.params.id)));
 
   app.post('/merchants/:id/disable', { schema: { tags: ['admin'], params: IdParams } }, async (request) =>
-    ok(await merchants.setStatus(request.params.id, 'disabled')),
+    ok(await merchants.setStatus(request.params.id, 'disabled', ADMIN_ACTOR)),
   );
 
   app.post('/merchants/:id/enable', { schema: { tags: ['admin'], params: IdParams } }, async (request) =>
-    ok(await merchants.setStatus(request.params.id, 'active')),
+    ok(await merchants.setStatus(request.params.id, 'active', ADMIN_ACTOR)),
   );
 
   app.get('/merchants/:id/keys', { schema: { tags: ['admin'], params: IdParams } }, async (request) => ok(await merchants.listKeys(request.params.id)));
 
   app.post('/merchants/:id/keys', { schema: { tags: ['admin'], summary: 'Add an API key (at most two active)', params: IdParams, body: AddKeyBody } }, async (request) =>
-    ok(keyView(await merchants.addKey(request.params.id, request.body))),
+    ok(keyView(await merchants.addKey(request.params.id, request.body, ADMIN_ACTOR))),
   );
 
   app.delete('/merchants/:id/keys/:keyId', { schema: { tags: ['admin'], summary: 'Revoke an API key', params: KeyParams } }, async (request) => {
-    await merchants.revokeKey(request.params.id, request.params.keyId);
+    await merchants.revokeKey(request.params.id, request.params.keyId, ADMIN_ACTOR);
     return ok({ revoked: request.params.keyId });
   });
 
@@ -95,12 +96,12 @@ export const adminMerchantRoutes: FastifyPluginAsyncTypebox<{ services: Services
     checkWebhookUrl('paymentWebhookUrl', request.body.paymentWebhookUrl, services.config.webhooks);
     checkWebhookUrl('payoutWebhookUrl', request.body.payoutWebhookUrl, services.config.webhooks);
     return ok(
-      await merchants.setWebhookUrls(request.params.id, { payment: request.body.paymentWebhookUrl, payout: request.body.payoutWebhookUrl }),
+      await merchants.setWebhookUrls(request.params.id, { payment: request.body.paymentWebhookUrl, payout: request.body.payoutWebhookUrl }, ADMIN_ACTOR),
     );
   });
 
   app.post('/merchants/:id/webhook-secret', { schema: { tags: ['admin'], summary: 'Rotate the webhook secret (shown once)', params: IdParams } }, async (request) =>
-    ok({ webhookSecret: await merchants.rotateWebhookSecret(request.params.id) }),
+    ok({ webhookSecret: await merchants.rotateWebhookSecret(request.params.id, ADMIN_ACTOR) }),
   );
 
   app.put(
@@ -112,6 +113,6 @@ export const adminMerchantRoutes: FastifyPluginAsyncTypebox<{ services: Services
         body: Type.Object({ perSecond: Type.Integer({ minimum: 1, maximum: 1_000_000 }) }, { additionalProperties: false }),
       },
     },
-    async (request) => ok(await merchants.setRateLimit(request.params.id, request.body.perSecond)),
+    async (request) => ok(await merchants.setRateLimit(request.params.id, request.body.perSecond, ADMIN_ACTOR)),
   );
 };

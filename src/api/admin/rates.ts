@@ -9,6 +9,7 @@ import { isoFromMs } from '../../domain/clock.js';
 import { ok } from '../../http/envelope.js';
 import type { Services } from '../../services.js';
 import { supportedCurrency } from '../common.js';
+import { ADMIN_ACTOR } from './auth.js';
 
 export const rateView = (rate: UsdtRate) => ({
   currency: rate.currency,
@@ -42,7 +43,7 @@ export const adminRateRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
           { field: 'reference', problem: 'must be a positive decimal string with at most 6 decimals' },
         ]);
       }
-      const rate = await services.rates.set(currency, micros, request.body.depositSpreadBps, request.body.withdrawSpreadBps, 'admin-api');
+      const rate = await services.rates.set(currency, micros, request.body.depositSpreadBps, request.body.withdrawSpreadBps, ADMIN_ACTOR);
       return ok(rateView(rate));
     },
   );

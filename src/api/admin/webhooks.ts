@@ -4,6 +4,7 @@ import { Text } from '../../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ErrorEnvelope, ok, SuccessEnvelope } from '../../http/envelope.js';
 import type { Services } from '../../services.js';
+import { ADMIN_ACTOR } from './auth.js';
 import { MAX_EVENT_PAGE } from '../../webhooks/service.js';
 import { EventIdField, WebhookEventDetailSchema, WebhookEventPageSchema, WebhookEventSchema, WebhookEventStatusField } from '../webhook.js';
 
@@ -60,6 +61,6 @@ export const adminWebhookRoutes: FastifyPluginAsyncTypebox<{ services: Services 
         response: { 200: SuccessEnvelope(WebhookEventSchema), ...Errors, 409: ErrorEnvelope },
       },
     },
-    async (request) => ok(await services.webhooks.resend(request.params.id, null)),
+    async (request) => ok(await services.webhooks.resend(request.params.id, null, ADMIN_ACTOR)),
   );
 };

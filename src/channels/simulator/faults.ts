@@ -15,6 +15,8 @@ export interface SimulatorFaults {
   callbackDelayMs: number;
   /** The next N callback delivery attempts carry a wrong signature (retries then sign correctly). */
   badSignatureCallbacks: number;
+  /** The next N refund requests are declined (422 REFUND_DECLINED), as a bank that refuses a refund. */
+  refuseNextRefunds: number;
 }
 
 export const FAULT_LIMITS = {
@@ -22,6 +24,7 @@ export const FAULT_LIMITS = {
   latencyMs: 120_000,
   callbackDelayMs: 600_000,
   badSignatureCallbacks: 1_000_000,
+  refuseNextRefunds: 1_000_000,
 } as const;
 
 export const noFaults = (): SimulatorFaults => ({
@@ -31,6 +34,7 @@ export const noFaults = (): SimulatorFaults => ({
   duplicateCallbacks: false,
   callbackDelayMs: 0,
   badSignatureCallbacks: 0,
+  refuseNextRefunds: 0,
 });
 
 /** JSON schema of a POST /sim/faults body: any subset of the switches. */
@@ -44,6 +48,7 @@ export const faultsPatchSchema = {
     duplicateCallbacks: { type: 'boolean' },
     callbackDelayMs: { type: 'integer', minimum: 0, maximum: FAULT_LIMITS.callbackDelayMs },
     badSignatureCallbacks: { type: 'integer', minimum: 0, maximum: FAULT_LIMITS.badSignatureCallbacks },
+    refuseNextRefunds: { type: 'integer', minimum: 0, maximum: FAULT_LIMITS.refuseNextRefunds },
   },
 } as const;
 

@@ -126,9 +126,13 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     collections.create(request.body),
   );
   app.get<{ Params: RefParams }>('/v1/collections/:transactionRef', async (request) => collections.get(request.params.transactionRef));
-  app.post<{ Params: RefParams; Body: RefundBody }>('/v1/collections/:transactionRef/refund', { schema: routeSchemas.refund }, async (request) =>
-    collections.refund(request.params.transactionRef, BigInt(request.body.amountMinor)),
-  );
+  app.post<{ Params: RefParams; Body: RefundBody }>('/v1/collections/:transactionRef/refund', { schema: routeSchemas.refund }, async (request) => {
+    if (faults.refuseNextRefunds > 0) {
+      faults.refuseNextRefunds -= 1;
+      throw new BankRefusal(422, 'REFUND_DECLINED', 'The fault switch refuseNextRefunds declined this refund.');
+    }
+    return collections.refund(request.params.transactionRef, BigInt(request.body.amountMinor));
+  });
   app.post<{ Body: SubmitPayoutBody }>('/v1/payouts', { schema: routeSchemas.submitPayout }, async (request) => {
     const result = payouts.submit(request.body);
     // The transfer exists already; only the answer is late, so a client that gives up must ask before resending.

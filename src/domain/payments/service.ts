@@ -10,6 +10,7 @@ import type { CheckoutSource, CheckoutView } from './checkout-view.js';
 import { checkoutUrl, hashCheckoutToken, isWellFormedToken, newCheckoutToken } from './checkout-token.js';
 import { requestCollection } from './collections.js';
 import type { PaymentDeps } from './deps.js';
+import { HeldMoneyService } from './held-money.js';
 import { latePaymentsDue, returnLatePayment } from './late-payments.js';
 import { EXPIRY_CONFIRM_GRACE_MS, JOB_BATCH_SIZE, PAYMENT_TTL_MS, SANDBOX_COMPLETE_TIMEOUT_MS } from './policy.js';
 import { checkoutView, initiateResult, paymentRecord, refundResult, type InitiateResult, type PaymentRecord, type RefundResult } from './records.js';
@@ -68,7 +69,11 @@ export class PaymentService implements CheckoutSource {
   private readonly refunds: Refunds;
   private readonly reconciler: Reconciler;
 
+  /** Late money held for the operator, and its resolution. */
+  readonly held: HeldMoneyService;
+
   constructor(private readonly deps: PaymentDeps) {
+    this.held = new HeldMoneyService(deps);
     this.refunds = new Refunds(deps);
     this.reconciler = new Reconciler(deps, (ref, state) => this.applyCollectionState(ref, state));
   }

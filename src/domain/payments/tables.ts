@@ -61,8 +61,10 @@ export interface PaymentsTable {
 /**
  * refund_pending: to be returned to the payer through the channel (refundable methods);
  * refunded: the channel returned it; held: in suspense for the operator (not refundable, or refused).
+ * The operator resolves held money (held-money.ts): returning (the channel is being asked),
+ * returned (the channel sent it back), credited (paid to the merchant as a late payment).
  */
-export type LateDisposition = 'refund_pending' | 'refunded' | 'held';
+export type LateDisposition = 'refund_pending' | 'refunded' | 'held' | 'returning' | 'returned' | 'credited';
 
 /** Money that arrived for a payment that had already expired: recorded, never credited to the merchant. */
 export interface LatePaymentsTable {
@@ -80,6 +82,13 @@ export interface LatePaymentsTable {
   last_error: string | null;
   created_at_ms: bigint;
   updated_at_ms: bigint;
+  /** The operator who resolved held money (migration 0006); null until then. */
+  resolved_by: string | null;
+  resolved_at_ms: bigint | null;
+  /** The operator's reason for the resolution. */
+  resolution_note: string | null;
+  /** The fee kept when the money was credited to the merchant. */
+  credited_fee_minor: bigint | null;
 }
 
 export interface PaymentTables {

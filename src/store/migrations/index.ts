@@ -6,6 +6,7 @@ import * as m0002 from './0002_ledger.js';
 import * as m0003 from './0003_payments.js';
 import * as m0004 from './0004_webhooks.js';
 import * as m0005 from './0005_payouts.js';
+import * as m0006 from './0006_held_money_and_audit.js';
 import * as m0007 from './0007_signature_paths_rate_windows.js';
 
 const MIGRATIONS: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003_payments': m0003,
   '0004_webhooks': m0004,
   '0005_payouts': m0005,
+  '0006_held_money_and_audit': m0006,
   '0007_signature_paths_rate_windows': m0007,
 };
 

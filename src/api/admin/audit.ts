@@ -1,0 +1,57 @@
+// Operator API for the audit log: every operator action with its actor, newest first.
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { AUDIT_PAGE_MAX, listAudit, parseSince } from '../../domain/audit.js';
+import { ErrorEnvelope, ok, SuccessEnvelope } from '../../http/envelope.js';
+import type { Services } from '../../services.js';
+import { Text } from '../../http/text.js';
+import { ADMIN_SECURITY } from './auth.js';
+
+const AuditQuery = Type.Object(
+  {
+    merchantId: Type.Optional(Text({ minLength: 1, maxLength: 64 })),
+    action: Type.Optional(Text({ minLength: 1, maxLength: 64, pattern: '^[a-z_.]+$', examples: ['merchant.disable'] })),
+    since: Type.Optional(Text({ minLength: 1, maxLength: 40, description: 'ISO-8601 time: entries at or after it', examples: ['2025-06-01T00:00:00Z'] })),
+    limit: Type.Optional(Text({ pattern: '^[1-9][0-9]{0,2}$', description: `1 to ${AUDIT_PAGE_MAX}, default 50` })),
+    cursor: Type.Optional(Text({ minLength: 1, maxLength: 64, description: 'nextCursor of the previous page' })),
+  },
+  { additionalProperties: false },
+);
+
+const AuditEntry = Type.Object({
+  id: Type.String(),
+  actor: Type.String({ examples: ['admin', 'cli:ops'] }),
+  action: Type.String(),
+  target: Type.String(),
+  merchantId: Type.Union([Type.String(), Type.Null()]),
+  details: Type.Record(Type.String(), Type.Unknown()),
+  createdAt: Type.String(),
+});
+
+export const adminAuditRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  app.get(
+    '/audit',
+    {
+      schema: {
+        operationId: 'adminListAudit',
+        tags: ['admin'],
+        summary: 'The audit log of operator actions, newest first, optionally of one merchant or action',
+        security: ADMIN_SECURITY,
+        querystring: AuditQuery,
+        response: { 200: SuccessEnvelope(Type.Object({ items: Type.Array(AuditEntry), nextCursor: Type.Union([Type.String(), Type.Null()]) })), 400: ErrorEnvelope, 401: ErrorEnvelope },
+      },
+    },
+    async (request) => {
+      const { merchantId, action, since, limit, cursor } = request.query;
+      return ok(
+        await listAudit(services.store.db, {
+          merchantId,
+          action,
+          cursor,
+          sinceMs: since === undefined ? undefined : parseSince(since),
+          limit: limit === undefined ? undefined : Number(limit),
+        }),
+      );
+    },
+  );
+};

@@ -1,0 +1,103 @@
+// The operator audit log: one row per operator action, written in the transaction of the action
+// itself, so a committed change always has its row and a rolled-back one none.
+import { isoFromMs } from './clock.js';
+import { validationError } from './errors.js';
+import { newId } from './ids.js';
+import type { Executor } from '../store/schema.js';
+
+export const AUDIT_PAGE_DEFAULT = 50;
+export const AUDIT_PAGE_MAX = 200;
+
+export interface AuditRecord {
+  readonly actor: string;
+  /** Dotted, e.g. merchant.disable, key.revoke, held_money.credit, ledger.adjustment. */
+  readonly action: string;
+  readonly target: string;
+  readonly merchantId?: string | null;
+  /** Plain JSON values describing the change; never a key, secret or private key. */
+  readonly details?: Readonly<Record<string, unknown>>;
+  readonly nowMs: number;
+}
+
+export interface AuditEntry {
+  readonly id: string;
+  readonly actor: string;
+  readonly action: string;
+  readonly target: string;
+  readonly merchantId: string | null;
+  readonly details: Record<string, unknown>;
+  readonly createdAt: string;
+}
+
+export interface AuditQuery {
+  readonly merchantId?: string;
+  readonly action?: string;
+  readonly sinceMs?: number;
+  readonly limit?: number;
+  /** The id of the last entry of the previous page. */
+  readonly cursor?: string;
+}
+
+export interface AuditPage {
+  readonly items: AuditEntry[];
+  /** Pass as `cursor` for the next (older) page; null on the last page. */
+  readonly nextCursor: string | null;
+}
+
+/** Prefixes of every secret the service issues; finding one in details is a bug, never stored. */
+const SECRET_MARKERS = ['whsec_', 'hsk_', 'PRIVATE KEY'];
+
+export async function recordAudit(trx: Executor, record: AuditRecord): Promise<void> {
+  const detailJson = JSON.stringify(record.details ?? {});
+  if (SECRET_MARKERS.some((marker) => detailJson.includes(marker))) {
+    throw new Error(`audit: the details of ${record.action} carry a secret`);
+  }
+  await trx
+    .insertInto('audit_log')
+    .values({
+      id: newId(),
+      actor: record.actor,
+      action: record.action,
+      target: record.target,
+      merchant_id: record.merchantId ?? null,
+      detail_json: detailJson,
+      created_at_ms: BigInt(record.nowMs),
+    })
+    .execute();
+}
+
+/** An ISO-8601 time as epoch milliseconds, or VALIDATION_FAILED. */
+export function parseSince(since: string): number {
+  const ms = Date.parse(since);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(since) || Number.isNaN(ms)) throw validationError('since', 'must be an ISO-8601 time such as 2025-06-01T00:00:00Z');
+  return ms;
+}
+
+/** Newest first. */
+export async function listAudit(db: Executor, query: AuditQuery): Promise<AuditPage> {
+  const limit = query.limit ?? AUDIT_PAGE_DEFAULT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > AUDIT_PAGE_MAX) throw validationError('limit', `must be 1 to ${AUDIT_PAGE_MAX}`);
+  const rows = await db
+    .selectFrom('audit_log')
+    .selectAll()
+    .$if(query.merchantId !== undefined, (qb) => qb.where('merchant_id', '=', query.merchantId!))
+    .$if(query.action !== undefined, (qb) => qb.where('action', '=', query.action!))
+    .$if(query.sinceMs !== undefined, (qb) => qb.where('created_at_ms', '>=', BigInt(query.sinceMs!)))
+    .$if(query.cursor !== undefined, (qb) => qb.where('id', '<', query.cursor!))
+    .orderBy('id', 'desc')
+    .limit(limit + 1)
+    .execute();
+  const page = rows.slice(0, limit);
+  return {
+    items: page.map((r) => ({
+      id: r.id,
+      actor: r.actor,
+      action: r.action,
+      target: r.target,
+      merchantId: r.merchant_id,
+      details: JSON.parse(r.detail_json) as Record<string, unknown>,
+      createdAt: isoFromMs(r.created_at_ms),
+    })),
+    nextCursor: rows.length > limit ? page[page.length - 1]!.id : null,
+  };
+}
