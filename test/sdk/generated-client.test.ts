@@ -7,6 +7,7 @@ import createClient, { type Middleware } from 'openapi-fetch';
 import type { OpenAPI3 } from 'openapi-typescript';
 import type { components, paths } from '../../sdk/src/api-types.js';
 import { signRequest } from '../../sdk/src/signing.js';
+import type { ApiResult, Currency, PaymentInitiateResult, PaymentRecord, PaymentRefundResult, PaymentClient } from '../../sdk/src/index.js';
 import { API_TYPES_FILE, renderApiTypes } from '../helpers/api-types.js';
 import { startTestServer, type TestMerchant, type TestServer } from '../helpers/server.js';
 
@@ -98,5 +99,28 @@ describe('a client generated from the OpenAPI document', () => {
     expect(data!.data.length).toBeGreaterThan(10);
     expectTypeOf(data!.data[0]!).toEqualTypeOf<Schemas['BankEntry']>();
     expect(data!.data[0]).toEqual({ bankCode: expect.any(String), bankName: expect.any(String) });
+  });
+
+  it("types the SDK client's answers as the service gives them: no currency or timestamps promised where they may lack", async () => {
+    type Answer<Method extends keyof PaymentClient> = PaymentClient[Method] extends (...args: never[]) => Promise<ApiResult<infer T>> ? T : never;
+    expectTypeOf<Answer<'paymentInitiate'>>().toEqualTypeOf<PaymentInitiateResult>();
+    expectTypeOf<Answer<'paymentRefund'>>().toEqualTypeOf<PaymentRefundResult>();
+    expectTypeOf<Answer<'paymentStatus'>>().toEqualTypeOf<PaymentRecord>();
+    expectTypeOf<PaymentInitiateResult['currency']>().toEqualTypeOf<Currency | undefined>();
+    expectTypeOf<PaymentInitiateResult>().not.toHaveProperty('createdAt');
+    expectTypeOf<PaymentRefundResult>().not.toHaveProperty('updatedAt');
+
+    const answer = await merchant.client.paymentInitiate({
+      merchantRef: `sdk-${Date.now()}`,
+      method: 'NATIVE',
+      currency: 'INR',
+      amount: 120,
+      name: 'Asha Rao',
+      email: 'asha@example.com',
+      phone: '9812345678',
+      redirectUrl: 'https://shop.example.com/return',
+    });
+    expect(answer.status).toBe(200);
+    expect(Object.keys(answer.data).sort()).toEqual(['amount', 'checkoutUrl', 'expiresAt', 'merchantRef', 'method', 'status', 'transactionRef']);
   });
 });

@@ -1,9 +1,7 @@
 // What the operator API answers about merchants, their keys and USDT rates.
 import { Type } from '@sinclair/typebox';
 import { Currency } from './enums.js';
-import { ref, shared, StringEnum } from './shared.js';
-
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
+import { Nullable, ref, shared, StringEnum } from './shared.js';
 
 export const KeyType = shared('KeyType', StringEnum(['RSA-SHA512', 'HMAC-SHA256'] as const));
 

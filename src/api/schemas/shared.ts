@@ -13,3 +13,5 @@ export const ref = <T extends TSchema>(schema: Shared<T>, options: SchemaOptions
 /** A string enum as JSON Schema `enum` (not TypeBox's anyOf of consts), which generators map to a union. */
 export const StringEnum = <T extends string>(values: readonly T[], options: SchemaOptions = {}): TUnsafe<T> =>
   Type.Unsafe<T>({ ...options, type: 'string', enum: [...values] });
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

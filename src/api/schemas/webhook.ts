@@ -5,9 +5,7 @@ import { WEBHOOK_EVENT_TYPES } from '../../webhooks/tables.js';
 import { WebhookDeliveryStatus, WebhookEventType } from './enums.js';
 import { PaymentRecord } from './payment.js';
 import { PayoutRecord } from './payout.js';
-import { ref, shared, StringEnum } from './shared.js';
-
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
+import { Nullable, ref, shared, StringEnum } from './shared.js';
 
 export const EventIdField = Type.String({ minLength: 1, maxLength: 64, pattern: '^evt_[0-9a-f]{32}$', examples: ['evt_019a8f3c5d2e7b4c8a1f6e0d9c8b7a65'] });
 
