@@ -9,10 +9,13 @@ import type {
   BankEntry,
   CurrencyRequest,
   PaymentInitiateRequest,
+  PaymentInitiateResult,
   PaymentMethodsInfo,
   PaymentRecord,
   PaymentRefundRequest,
+  PaymentRefundResult,
   PayoutInitiateRequest,
+  PayoutInitiateResult,
   PayoutRecord,
   RecordQuery,
   SandboxCompleteRequest,
@@ -20,6 +23,7 @@ import type {
   WebhookEventDetail,
   WebhookEventPage,
   WebhookEventQuery,
+  WebhookEventSummary,
 } from './types.js';
 
 export interface PaymentClientOptions {
@@ -168,7 +172,7 @@ export class PaymentClient {
     }
   }
 
-  paymentInitiate(request: PaymentInitiateRequest): Promise<ApiResult<PaymentRecord>> {
+  paymentInitiate(request: PaymentInitiateRequest): Promise<ApiResult<PaymentInitiateResult>> {
     return this.request('payment/initiate', request);
   }
 
@@ -181,7 +185,7 @@ export class PaymentClient {
     return this.request('payment/fetch', query);
   }
 
-  paymentRefund(request: PaymentRefundRequest): Promise<ApiResult<PaymentRecord>> {
+  paymentRefund(request: PaymentRefundRequest): Promise<ApiResult<PaymentRefundResult>> {
     return this.request('payment/refund', request);
   }
 
@@ -189,7 +193,7 @@ export class PaymentClient {
     return this.request('payment/methods', request);
   }
 
-  payoutInitiate(request: PayoutInitiateRequest): Promise<ApiResult<PayoutRecord>> {
+  payoutInitiate(request: PayoutInitiateRequest): Promise<ApiResult<PayoutInitiateResult>> {
     return this.request('payout/initiate', request);
   }
 
@@ -225,7 +229,7 @@ export class PaymentClient {
   }
 
   /** Sends an event again (receivers deduplicate by its id). */
-  webhookResend(eventId: string): Promise<ApiResult<WebhookEventDetail>> {
+  webhookResend(eventId: string): Promise<ApiResult<WebhookEventSummary>> {
     return this.request('webhook/resend', { eventId });
   }
 

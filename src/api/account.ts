@@ -1,28 +1,14 @@
 // account/balance and account/usdt/rate.
-import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { microsToNumber } from '../domain/rates.js';
 import { isoFromMs } from '../domain/clock.js';
 import { toMajor } from '../domain/money.js';
-import { ok, SuccessEnvelope } from '../http/envelope.js';
+import { ok } from '../http/envelope.js';
 import type { Services } from '../services.js';
-import { CurrencyBody, errorResponses, merchantOf, MERCHANT_SECURITY, supportedCurrency } from './common.js';
-
-const Balance = Type.Object({
-  currency: Type.String(),
-  available: Type.Number(),
-  pending: Type.Number(),
-  held: Type.Number(),
-  credit: Type.Number(),
-  security: Type.Number(),
-});
-
-const UsdtRate = Type.Object({
-  currency: Type.String(),
-  deposit: Type.Number({ description: 'Local currency credited per USDT deposited (reference less the deposit spread).' }),
-  withdraw: Type.Number({ description: 'Local currency charged per USDT withdrawn (reference plus the withdraw spread).' }),
-  updatedAt: Type.String({ description: 'When the operator set this rate (ISO-8601 UTC).' }),
-});
+import { CurrencyBody, merchantOf, supportedCurrency } from './common.js';
+import { Balance, UsdtRate } from './schemas/payout.js';
+import { errorResponse, MERCHANT_SECURITY, merchantErrors, SuccessEnvelope } from './schemas/responses.js';
+import { ref } from './schemas/shared.js';
 
 export const accountRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   app.post(
@@ -30,11 +16,12 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
     {
       config: { changesState: false },
       schema: {
+        operationId: 'accountBalance',
         tags: ['account'],
         summary: 'Balances of one currency',
         security: MERCHANT_SECURITY,
         body: CurrencyBody,
-        response: { 200: SuccessEnvelope(Balance), ...errorResponses },
+        response: { 200: SuccessEnvelope(ref(Balance), 'The five balances, from the ledger.'), ...merchantErrors },
       },
     },
     async (request) => {
@@ -56,11 +43,16 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
     {
       config: { changesState: false },
       schema: {
+        operationId: 'accountUsdtRate',
         tags: ['account'],
         summary: 'Current USDT deposit and withdraw rates for one currency',
         security: MERCHANT_SECURITY,
         body: CurrencyBody,
-        response: { 200: SuccessEnvelope(UsdtRate), ...errorResponses },
+        response: {
+          200: SuccessEnvelope(ref(UsdtRate), 'The current rates.'),
+          ...merchantErrors,
+          404: errorResponse('NOT_FOUND: the operator has not set a rate for this currency yet.'),
+        },
       },
     },
     async (request) => {

@@ -6,13 +6,16 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { isoFromMs } from '../domain/clock.js';
 import { validationError } from '../domain/errors.js';
 import { toMajor, toMinor, type Currency, type Minor } from '../domain/money.js';
-import { ErrorEnvelope, ok, SuccessEnvelope } from '../http/envelope.js';
+import { ok } from '../http/envelope.js';
 import { ADJUSTABLE_KINDS } from '../ledger/operator.js';
 import { balanceView, JOURNAL_MAX_LIMIT, type JournalEntry } from '../ledger/queries.js';
 import type { OperatorResult } from '../ledger/service.js';
 import type { Services } from '../services.js';
 import { ADMIN_ACTOR } from './admin/auth.js';
 import { CurrencyField, supportedCurrency } from './common.js';
+import { Balance } from './schemas/payout.js';
+import { errorResponse, SuccessEnvelope } from './schemas/responses.js';
+import { ref } from './schemas/shared.js';
 
 const Amount = Type.Number({ exclusiveMinimum: 0, description: 'Major units, at most 2 decimals', examples: [1500.5] });
 const Reason = Text({ minLength: 1, maxLength: 500, description: 'Why; kept in the journal and the audit log' });
@@ -20,18 +23,13 @@ const IdempotencyKey = Type.Optional(
   Text({ minLength: 1, maxLength: 100, description: 'Repeating a request with the same key posts nothing new' }),
 );
 const MerchantParams = Type.Object({ id: Text({ minLength: 1, maxLength: 64 }) });
-const Errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 404: ErrorEnvelope, 422: ErrorEnvelope };
+const NO_MERCHANT = { 404: errorResponse('NOT_FOUND: no such merchant.') };
+const MOVE_ERRORS = {
+  ...NO_MERCHANT,
+  422: errorResponse('INSUFFICIENT_BALANCE: the move would make a balance negative; nothing was posted.'),
+};
 
-const BalanceData = Type.Object({
-  currency: Type.String(),
-  available: Type.Number(),
-  pending: Type.Number(),
-  held: Type.Number(),
-  credit: Type.Number(),
-  security: Type.Number(),
-});
-
-const PostedData = Type.Object({ entryId: Type.String(), replayed: Type.Boolean(), balances: BalanceData });
+const PostedData = Type.Object({ entryId: Type.String(), replayed: Type.Boolean(), balances: ref(Balance) });
 
 const JournalData = Type.Object({
   entries: Type.Array(
@@ -130,10 +128,11 @@ export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }
     {
       schema: {
         tags: ['admin'],
+        operationId: 'adminGetBalances',
         summary: "A merchant's five balances in one currency",
         params: MerchantParams,
         querystring: Type.Object({ currency: CurrencyField }, { additionalProperties: false }),
-        response: { 200: SuccessEnvelope(BalanceData), ...Errors },
+        response: { 200: SuccessEnvelope(ref(Balance), 'The five balances.'), ...NO_MERCHANT },
       },
     },
     async (request) => {
@@ -148,6 +147,7 @@ export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }
     {
       schema: {
         tags: ['admin'],
+        operationId: 'adminGetJournal',
         summary: "A merchant's journal entries, newest first",
         params: MerchantParams,
         querystring: Type.Object(
@@ -158,7 +158,7 @@ export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }
           },
           { additionalProperties: false },
         ),
-        response: { 200: SuccessEnvelope(JournalData), ...Errors },
+        response: { 200: SuccessEnvelope(JournalData, 'One page of journal entries, newest first.'), ...NO_MERCHANT },
       },
     },
     async (request) => {
@@ -175,10 +175,11 @@ export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }
     {
       schema: {
         tags: ['admin'],
+        operationId: 'adminCredit',
         summary: 'Grant a credit line or lower its unused part',
         params: MerchantParams,
         body: CreditBody,
-        response: { 200: SuccessEnvelope(PostedData), ...Errors },
+        response: { 200: SuccessEnvelope(PostedData, 'The journal entry posted (or replayed) and the balances afterwards.'), ...MOVE_ERRORS },
       },
     },
     async (request) => {
@@ -194,10 +195,11 @@ export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }
     {
       schema: {
         tags: ['admin'],
+        operationId: 'adminSecurityDeposit',
         summary: 'Move funds from available into the security deposit, or back',
         params: MerchantParams,
         body: SecurityBody,
-        response: { 200: SuccessEnvelope(PostedData), ...Errors },
+        response: { 200: SuccessEnvelope(PostedData, 'The journal entry posted (or replayed) and the balances afterwards.'), ...MOVE_ERRORS },
       },
     },
     async (request) => {
@@ -213,10 +215,11 @@ export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }
     {
       schema: {
         tags: ['admin'],
+        operationId: 'adminAdjust',
         summary: 'Correct a balance against the platform adjustments account (reason required)',
         params: MerchantParams,
         body: AdjustmentBody,
-        response: { 200: SuccessEnvelope(PostedData), ...Errors },
+        response: { 200: SuccessEnvelope(PostedData, 'The journal entry posted (or replayed) and the balances afterwards.'), ...MOVE_ERRORS },
       },
     },
     async (request) => {
@@ -239,10 +242,17 @@ export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }
     {
       schema: {
         tags: ['admin'],
+        operationId: 'adminSetFee',
         summary: "Set a merchant's fee for one currency, method and direction",
         params: MerchantParams,
         body: FeeBody,
-        response: { 200: SuccessEnvelope(Type.Object({ currency: Type.String(), method: Type.String(), direction: Type.String(), bps: Type.Integer(), fixed: Type.Number() })), ...Errors },
+        response: {
+          200: SuccessEnvelope(
+            Type.Object({ currency: Type.String(), method: Type.String(), direction: Type.String(), bps: Type.Integer(), fixed: Type.Number() }),
+            'The fee now in force.',
+          ),
+          ...NO_MERCHANT,
+        },
       },
     },
     async (request) => {
@@ -258,10 +268,17 @@ export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }
     {
       schema: {
         tags: ['admin'],
+        operationId: 'adminSetLimits',
         summary: "Set a merchant's amount bounds for one currency, method and direction",
         params: MerchantParams,
         body: LimitBody,
-        response: { 200: SuccessEnvelope(Type.Object({ currency: Type.String(), method: Type.String(), direction: Type.String(), min: Type.Number(), max: Type.Number() })), ...Errors },
+        response: {
+          200: SuccessEnvelope(
+            Type.Object({ currency: Type.String(), method: Type.String(), direction: Type.String(), min: Type.Number(), max: Type.Number() }),
+            'The bounds now in force.',
+          ),
+          ...NO_MERCHANT,
+        },
       },
     },
     async (request) => {
@@ -278,12 +295,13 @@ export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }
     {
       schema: {
         tags: ['admin'],
+        operationId: 'adminVerifyLedger',
         summary: 'Check every ledger invariant; ok is false when any is violated',
         response: {
           200: SuccessEnvelope(
             Type.Object({ ok: Type.Boolean(), violations: Type.Array(Type.Object({ code: Type.String(), subject: Type.String(), detail: Type.String() })) }),
+            'The verdict and every violation found.',
           ),
-          401: ErrorEnvelope,
         },
       },
     },
@@ -298,6 +316,7 @@ export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }
     {
       schema: {
         tags: ['admin'],
+        operationId: 'adminSettle',
         summary: 'Run the settlement job once (pending money past its delay moves to available)',
         response: {
           200: SuccessEnvelope(
@@ -307,8 +326,8 @@ export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }
               ),
               more: Type.Boolean(),
             }),
+            'What was settled; more is true when another run has work left.',
           ),
-          401: ErrorEnvelope,
         },
       },
     },

@@ -3,11 +3,12 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { publicBanksFor, type PublicBankEntry } from '../domain/banks/index.js';
-import { ok, SuccessEnvelope } from '../http/envelope.js';
+import { ok } from '../http/envelope.js';
 import type { Currency } from '../domain/money.js';
-import { CurrencyBody, errorResponses, MERCHANT_SECURITY, supportedCurrency } from './common.js';
-
-const BankEntry = Type.Object({ bankCode: Type.String(), bankName: Type.String() });
+import { CurrencyBody, supportedCurrency } from './common.js';
+import { BankEntry } from './schemas/payout.js';
+import { MERCHANT_SECURITY, merchantErrors, SuccessEnvelope } from './schemas/responses.js';
+import { ref } from './schemas/shared.js';
 
 // The lists never change while the service runs, so each currency's whole answer is serialized once
 // (rebuilding a 120-entry envelope per request was a measurable share of this route's CPU).
@@ -27,6 +28,7 @@ export const bankRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: { changesState: false },
       schema: {
+        operationId: 'payoutBankCodes',
         tags: ['payout'],
         summary: 'Bank codes and names for payouts in one currency',
         description:
@@ -34,7 +36,7 @@ export const bankRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'EGP: codes of Egyptian banks. INR: IFSC prefixes (a payout carries the full 11-character IFSC).',
         security: MERCHANT_SECURITY,
         body: CurrencyBody,
-        response: { 200: SuccessEnvelope(Type.Array(BankEntry)), ...errorResponses },
+        response: { 200: SuccessEnvelope(Type.Array(ref(BankEntry)), 'The banks of the currency.'), ...merchantErrors },
       },
     },
     async (request, reply) => {

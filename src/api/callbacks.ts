@@ -6,7 +6,7 @@ import { Text } from '../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Channel, PayoutState } from '../channels/channel.js';
 import type { PaymentService } from '../domain/payments/service.js';
-import { ErrorEnvelope, ok, SuccessEnvelope } from '../http/envelope.js';
+import { ok } from '../http/envelope.js';
 
 /** Where payout news goes once payouts (issue 5) exist. */
 export interface PayoutStateSink {
@@ -25,12 +25,8 @@ export const callbackRoutes: FastifyPluginAsyncTypebox<CallbackRoutesOptions> = 
   app.post(
     '/v1/callbacks/:channel',
     {
-      schema: {
-        tags: ['channels'],
-        summary: 'Upstream notifications (authenticated by the channel, not by merchant signature)',
-        params: Params,
-        response: { 200: SuccessEnvelope(Type.Object({})), 400: ErrorEnvelope, 401: ErrorEnvelope, 404: ErrorEnvelope, 500: ErrorEnvelope, 503: ErrorEnvelope },
-      },
+      // Internal: only upstreams call it, so it stays out of the merchant's OpenAPI document.
+      schema: { hide: true, params: Params },
     },
     async (request) => {
       const channel = options.channels.byName(request.params.channel);

@@ -5,10 +5,11 @@ import { AppError } from '../domain/errors.js';
 import type { Merchant } from '../domain/merchants.js';
 import { isCurrency, type Currency } from '../domain/money.js';
 import type { FastifyRequest } from 'fastify';
-import { ErrorEnvelope } from '../http/envelope.js';
+import { Currency as CurrencySchema } from './schemas/enums.js';
+import { ref } from './schemas/shared.js';
 
-/** Currency is a plain string in the schema so an unknown one gets UNSUPPORTED_CURRENCY, not VALIDATION_FAILED. */
-export const CurrencyField = Text({ minLength: 1, maxLength: 8, description: 'INR, EGP, NGN or IDR', examples: ['INR'] });
+/** An unknown currency fails the enum, which the error mapping reports as UNSUPPORTED_CURRENCY. */
+export const CurrencyField = ref(CurrencySchema, { examples: ['INR'] });
 
 export const CurrencyBody = Type.Object({ currency: CurrencyField }, { additionalProperties: false });
 
@@ -22,17 +23,3 @@ export function merchantOf(request: FastifyRequest): Merchant {
   if (!request.merchant) throw new AppError('INTERNAL_ERROR', 'Route reached without authentication.');
   return request.merchant;
 }
-
-export const MERCHANT_SECURITY = [{ MerchantID: [], Timestamp: [], Signature: [] }];
-
-/** The error answers every signed route can give, for the OpenAPI document. */
-export const errorResponses = {
-  400: ErrorEnvelope,
-  401: ErrorEnvelope,
-  403: ErrorEnvelope,
-  413: ErrorEnvelope,
-  415: ErrorEnvelope,
-  429: ErrorEnvelope,
-  500: ErrorEnvelope,
-  503: ErrorEnvelope,
-};

@@ -1,4 +1,5 @@
 // Operations endpoints: liveness, readiness, Prometheus metrics and the OpenAPI document.
+import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Metrics } from '../http/metrics.js';
 import type { Services } from '../services.js';
@@ -9,15 +10,44 @@ interface OpsOptions {
   readonly isClosing: () => boolean;
 }
 
-export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (app, { services, metrics, isClosing }) => {
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+const Readiness = Type.Object({ status: Type.String({ examples: ['ready'] }), store: Type.String({ examples: ['sqlite'] }) });
 
-  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (app, { services, metrics, isClosing }) => {
+  app.get(
+    '/healthz',
+    {
+      schema: {
+        operationId: 'health',
+        tags: ['ops'],
+        summary: 'Liveness: the process answers',
+        response: { 200: Type.Object({ status: Type.String({ examples: ['ok'] }) }, { description: 'Alive.' }) },
+      },
+    },
+    async () => ({ status: 'ok' }),
+  );
+
+  const readyz = {
+    operationId: 'readiness',
+    tags: ['ops'],
+    summary: 'Readiness: the database answers and the service is not shutting down',
+    response: {
+      200: { ...Readiness, description: 'Ready to serve.' },
+      503: { ...Readiness, description: 'Not ready: shutting down or the database is unreachable.' },
+    },
+  };
+  app.get('/readyz', { schema: readyz }, async (_request, reply) => {
     const ready = !isClosing() && (await services.store.ping());
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', store: services.store.kind });
   });
 
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+  const metricsSchema = {
+    operationId: 'metrics',
+    tags: ['ops'],
+    summary: 'Prometheus metrics',
+    produces: ['text/plain'],
+    response: { 200: { type: 'string', description: 'Prometheus text exposition format.' } },
+  };
+  app.get('/metrics', { schema: metricsSchema }, async (_request, reply) => {
     return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 

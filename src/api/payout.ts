@@ -12,12 +12,15 @@ import {
   URL_MAX_LENGTH,
 } from '../domain/payments/rules.js';
 import { ACCOUNT_MAX_LENGTH, BANK_CODE_MAX_LENGTH } from '../domain/payouts/rules.js';
-import { ErrorEnvelope, ok, SuccessEnvelope } from '../http/envelope.js';
+import { ok } from '../http/envelope.js';
 import type { Services } from '../services.js';
-import { CurrencyField, errorResponses, merchantOf, MERCHANT_SECURITY } from './common.js';
+import { CurrencyField, merchantOf } from './common.js';
+import { PayoutMethod } from './schemas/enums.js';
+import { PayoutInitiateResult, PayoutRecord } from './schemas/payout.js';
+import { errorResponse, MERCHANT_SECURITY, merchantErrors, notFound, SuccessEnvelope } from './schemas/responses.js';
+import { ref } from './schemas/shared.js';
 
 const EXAMPLE_REF = '0193a8f2-7c1e-7d3a-9b5e-2f4c6d8e0a1b';
-const PAYOUT_STATUS = 'Initiated, Processing, Success, Failed';
 
 const MerchantRef = Text({ pattern: MERCHANT_REF_PATTERN, description: 'Your own reference: 1 to 64 of A-Z a-z 0-9 _ -. Unique among your payouts.', examples: ['wd-10023'] });
 const TransactionRef = Text({ minLength: 1, maxLength: 64, description: 'The reference the service assigned (UUID v7).', examples: [EXAMPLE_REF] });
@@ -26,9 +29,7 @@ const InitiateBody = Type.Object(
   {
     merchantRef: MerchantRef,
     currency: CurrencyField,
-    method: Text({
-      minLength: 1,
-      maxLength: 32,
+    method: ref(PayoutMethod, {
       description: 'INR: BANK (IMPS) or UPI; NGN: BANK (TRANSFER accepted); IDR: TRANSFER; EGP: BANK or WALLET.',
       examples: ['BANK'],
     }),
@@ -55,41 +56,10 @@ const InitiateBody = Type.Object(
   { additionalProperties: false },
 );
 
-const InitiateResult = Type.Object({
-  transactionRef: Type.String(),
-  merchantRef: Type.String(),
-  method: Type.String({ description: 'NGN bank payouts answer TRANSFER, as the original interface does.' }),
-  currency: Type.String(),
-  amount: Type.Number(),
-  fee: Type.Number({ description: 'Reserved with the amount; charged when the payout succeeds, returned when it fails.' }),
-  status: Type.String({ description: PAYOUT_STATUS }),
-});
-
 const StatusBody = Type.Object(
   { transactionRef: Type.Optional(TransactionRef), merchantRef: Type.Optional(MerchantRef) },
   { additionalProperties: false, description: 'Exactly one of transactionRef and merchantRef.' },
 );
-
-export const PayoutRecordSchema = Type.Object({
-  transactionRef: Type.String(),
-  merchantRef: Type.String(),
-  method: Type.String(),
-  currency: Type.String(),
-  amount: Type.Number(),
-  fee: Type.Number(),
-  bankCode: Type.Optional(Type.String()),
-  name: Type.String(),
-  account: Type.String(),
-  phone: Type.String(),
-  email: Type.String(),
-  webhookUrl: Type.Optional(Type.String()),
-  status: Type.String({ description: PAYOUT_STATUS }),
-  createdAt: Type.String(),
-  updatedAt: Type.String(),
-  completedAt: Type.Optional(Type.String({ description: 'When the payout reached Success or Failed.' })),
-  failureReason: Type.Optional(Type.String({ description: 'UPPER_SNAKE, on Failed payouts (e.g. INVALID_ACCOUNT).' })),
-  upstreamRef: Type.Optional(Type.String({ description: "The upstream's reference of the transfer (UTR, NIP session id ...)." })),
-});
 
 export const payoutRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   const { payouts } = services;
@@ -99,6 +69,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
     {
       config: { changesState: true },
       schema: {
+        operationId: 'payoutInitiate',
         tags: ['payout'],
         summary: 'Send money to a bank account, UPI VPA or mobile wallet',
         description:
@@ -108,7 +79,12 @@ export const payoutRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
           '422 INSUFFICIENT_BALANCE when amount + fee exceeds available + credit (nothing is stored).',
         security: MERCHANT_SECURITY,
         body: InitiateBody,
-        response: { 200: SuccessEnvelope(InitiateResult), ...errorResponses, 409: ErrorEnvelope, 422: ErrorEnvelope },
+        response: {
+          200: SuccessEnvelope(ref(PayoutInitiateResult), 'The payout (new, or the original one for a repeated body).'),
+          ...merchantErrors,
+          409: errorResponse('DUPLICATE_MERCHANT_REF: the merchantRef was used with a different body.'),
+          422: errorResponse('INSUFFICIENT_BALANCE: amount + fee exceeds available + credit; nothing was stored.'),
+        },
       },
     },
     async (request) => ok(await payouts.initiate(merchantOf(request), request.body)),
@@ -120,11 +96,12 @@ export const payoutRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
       {
         config: { changesState: false },
         schema: {
+          operationId: path === '/payout/status' ? 'payoutStatus' : 'payoutFetch',
           tags: ['payout'],
           summary: path === '/payout/status' ? 'A payout by transactionRef or merchantRef' : "Same as payout/status (the original provider's name)",
           security: MERCHANT_SECURITY,
           body: StatusBody,
-          response: { 200: SuccessEnvelope(PayoutRecordSchema), ...errorResponses, 404: ErrorEnvelope },
+          response: { 200: SuccessEnvelope(ref(PayoutRecord), 'The payout record.'), ...merchantErrors, 404: notFound('payout') },
         },
       },
       async (request) => ok(await payouts.status(merchantOf(request), request.body)),

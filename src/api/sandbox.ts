@@ -2,10 +2,12 @@
 import { Type } from '@sinclair/typebox';
 import { Text } from '../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ErrorEnvelope, ok, SuccessEnvelope } from '../http/envelope.js';
+import { ok } from '../http/envelope.js';
 import type { Services } from '../services.js';
-import { errorResponses, merchantOf, MERCHANT_SECURITY } from './common.js';
-import { PaymentRecordSchema } from './payment.js';
+import { merchantOf } from './common.js';
+import { PaymentRecord } from './schemas/payment.js';
+import { MERCHANT_SECURITY, merchantErrors, notFound, SuccessEnvelope } from './schemas/responses.js';
+import { ref } from './schemas/shared.js';
 
 const CompleteBody = Type.Object(
   {
@@ -21,6 +23,7 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
     {
       config: { changesState: true },
       schema: {
+        operationId: 'sandboxPaymentComplete',
         tags: ['sandbox'],
         summary: 'Sandbox only: pay or decline a payment as its payer',
         description:
@@ -29,7 +32,7 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
           'paying an Expired payment records late money (the payment stays Expired).',
         security: MERCHANT_SECURITY,
         body: CompleteBody,
-        response: { 200: SuccessEnvelope(PaymentRecordSchema), ...errorResponses, 404: ErrorEnvelope },
+        response: { 200: SuccessEnvelope(ref(PaymentRecord), 'The payment record after the outcome.'), ...merchantErrors, 404: notFound('payment') },
       },
     },
     async (request) => ok(await services.payments.sandboxComplete(merchantOf(request), request.body.transactionRef, request.body.outcome)),

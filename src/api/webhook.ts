@@ -3,61 +3,19 @@
 import { Type } from '@sinclair/typebox';
 import { Text } from '../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ErrorEnvelope, ok, SuccessEnvelope } from '../http/envelope.js';
+import { ok } from '../http/envelope.js';
 import type { Services } from '../services.js';
 import { MAX_EVENT_PAGE } from '../webhooks/service.js';
-import { errorResponses, merchantOf, MERCHANT_SECURITY } from './common.js';
-
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
-
-export const WebhookEventStatusField = Type.Union(
-  [Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed'), Type.Literal('no_destination')],
-  { description: 'pending (being delivered or retried), delivered, failed (retries exhausted), no_destination (no URL configured; nothing sent)' },
-);
-
-export const EventIdField = Text({ minLength: 1, maxLength: 64, pattern: '^evt_[0-9a-f]{32}$', examples: ['evt_019a8f3c5d2e7b4c8a1f6e0d9c8b7a65'] });
-
-export const WebhookEventSchema = Type.Object({
-  id: Type.String({ description: 'The event id; also the webhook-id header. Deduplicate on it.' }),
-  merchantId: Type.String(),
-  type: Type.String({ examples: ['payment.succeeded'] }),
-  resourceKind: Type.String({ examples: ['payment'] }),
-  resourceRef: Type.String({ description: 'The transactionRef of the payment or payout' }),
-  url: Nullable(Type.String()),
-  status: WebhookEventStatusField,
-  attemptCount: Type.Integer(),
-  nextAttemptAt: Nullable(Type.String({ description: 'When the next attempt is due (pending events only)' })),
-  createdAt: Type.String(),
-  deliveredAt: Nullable(Type.String()),
-  lastError: Nullable(Type.String()),
-});
-
-export const WebhookAttemptSchema = Type.Object({
-  attemptNo: Type.Integer(),
-  startedAt: Type.String(),
-  durationMs: Type.Integer(),
-  httpStatus: Type.Union([Type.Integer(), Type.Null()]),
-  error: Nullable(Type.String()),
-  responseSnippet: Nullable(Type.String({ description: 'The first 200 characters of the answer' })),
-});
-
-export const WebhookEventDetailSchema = Type.Composite([
-  WebhookEventSchema,
-  Type.Object({
-    payload: Type.Unknown({ description: 'The body as sent: the record, flat, plus its event object' }),
-    attempts: Type.Array(WebhookAttemptSchema),
-  }),
-]);
-
-export const WebhookEventPageSchema = Type.Object({
-  events: Type.Array(WebhookEventSchema),
-  nextBefore: Nullable(Type.String({ description: 'Pass as before for the next (older) page; null on the last page' })),
-});
+import { merchantOf } from './common.js';
+import { WebhookDeliveryStatus } from './schemas/enums.js';
+import { errorResponse, MERCHANT_SECURITY, merchantErrors, SuccessEnvelope } from './schemas/responses.js';
+import { ref } from './schemas/shared.js';
+import { EventIdField, WebhookEvent, WebhookEventDetail, WebhookEventPage } from './schemas/webhook.js';
 
 const ListBody = Type.Object(
   {
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_EVENT_PAGE, default: 50 })),
-    status: Type.Optional(WebhookEventStatusField),
+    status: Type.Optional(ref(WebhookDeliveryStatus)),
     before: Type.Optional(EventIdField),
   },
   { additionalProperties: false },
@@ -65,11 +23,7 @@ const ListBody = Type.Object(
 
 const EventBody = Type.Object({ eventId: EventIdField }, { additionalProperties: false });
 
-const responses = <T extends Parameters<typeof SuccessEnvelope>[0]>(data: T) => ({
-  200: SuccessEnvelope(data),
-  ...errorResponses,
-  404: ErrorEnvelope,
-});
+const NO_EVENT = errorResponse('NOT_FOUND: no such event for this merchant.');
 
 export const merchantWebhookRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   app.post(
@@ -77,11 +31,12 @@ export const merchantWebhookRoutes: FastifyPluginAsyncTypebox<{ services: Servic
     {
       config: { changesState: false },
       schema: {
+        operationId: 'webhookEvents',
         tags: ['webhook'],
         summary: 'List your webhook events, newest first',
         security: MERCHANT_SECURITY,
         body: ListBody,
-        response: responses(WebhookEventPageSchema),
+        response: { 200: SuccessEnvelope(ref(WebhookEventPage), 'One page of events, newest first.'), ...merchantErrors },
       },
     },
     async (request) => ok(await services.webhooks.listEvents(merchantOf(request).id, request.body)),
@@ -92,11 +47,12 @@ export const merchantWebhookRoutes: FastifyPluginAsyncTypebox<{ services: Servic
     {
       config: { changesState: false },
       schema: {
+        operationId: 'webhookEvent',
         tags: ['webhook'],
         summary: 'One webhook event with its body and every delivery attempt',
         security: MERCHANT_SECURITY,
         body: EventBody,
-        response: responses(WebhookEventDetailSchema),
+        response: { 200: SuccessEnvelope(ref(WebhookEventDetail), 'The event, its body as sent and its attempts.'), ...merchantErrors, 404: NO_EVENT },
       },
     },
     async (request) => ok(await services.webhooks.getEvent(request.body.eventId, merchantOf(request).id)),
@@ -107,11 +63,17 @@ export const merchantWebhookRoutes: FastifyPluginAsyncTypebox<{ services: Servic
     {
       config: { changesState: true },
       schema: {
+        operationId: 'webhookResend',
         tags: ['webhook'],
         summary: 'Send a webhook event again now, with a fresh retry schedule',
         security: MERCHANT_SECURITY,
         body: EventBody,
-        response: { ...responses(WebhookEventSchema), 409: ErrorEnvelope },
+        response: {
+          200: SuccessEnvelope(ref(WebhookEvent), 'The event, pending again.'),
+          ...merchantErrors,
+          404: NO_EVENT,
+          409: errorResponse('CONFLICT: no webhook URL is configured for this kind of event; set one, then resend.'),
+        },
       },
     },
     async (request) => ok(await services.webhooks.resend(request.body.eventId, merchantOf(request).id, `merchant:${merchantOf(request).id}`)),

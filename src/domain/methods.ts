@@ -55,6 +55,14 @@ export const PAYOUT_METHODS: Readonly<Record<Currency, readonly MethodSpec[]>> =
   EGP: [spec('EGP', 'WALLET', false), spec('EGP', 'BANK', false)],
 };
 
+const namesOf = (catalog: Readonly<Record<Currency, readonly MethodSpec[]>>): readonly string[] => [
+  ...new Set(Object.values(catalog).flatMap((specs) => specs.map((s) => s.method))),
+];
+
+/** Every pay-in and every payout method name of any currency, for the API's enums. */
+export const PAYIN_METHOD_NAMES = namesOf(PAYIN_METHODS);
+export const PAYOUT_METHOD_NAMES = namesOf(PAYOUT_METHODS);
+
 export function methodsFor(currency: Currency, direction: Direction): readonly MethodSpec[] {
   return (direction === 'payin' ? PAYIN_METHODS : PAYOUT_METHODS)[currency];
 }

@@ -1,7 +1,7 @@
 // Turns anything thrown while handling a request into the contract's error envelope. AppError, Fastify's
 // client errors and the database's data exceptions become 4xx; the rest is a 500 that reveals nothing.
 import type { FastifyError } from 'fastify';
-import { AppError, type FieldProblem } from '../domain/errors.js';
+import { AppError, type FieldProblem, type Reason } from '../domain/errors.js';
 import { isTextRule } from './text.js';
 
 interface AjvIssue {
@@ -27,11 +27,20 @@ function problemOf(issue: AjvIssue): string {
   if (issue.keyword === 'required') return 'is required';
   if (issue.keyword === 'additionalProperties') return 'is not a known field';
   if (issue.keyword === 'pattern' && isTextRule(issue.params.pattern)) return 'must not contain control characters or unpaired surrogates';
+  if (issue.keyword === 'enum' && Array.isArray(issue.params.allowedValues)) return `must be one of ${issue.params.allowedValues.join(', ')}`;
   return issue.message ?? 'is invalid';
 }
 
 export function validationProblems(issues: readonly AjvIssue[]): FieldProblem[] {
   return issues.map((issue) => ({ field: fieldOf(issue), problem: problemOf(issue) }));
+}
+
+/** A value outside the currency or method enum is the contract's own reason, not a generic validation failure. */
+const ENUM_REASONS: Readonly<Record<string, Reason>> = { currency: 'UNSUPPORTED_CURRENCY', method: 'UNSUPPORTED_METHOD' };
+
+function reasonOf(issue: AjvIssue | undefined, field: string | undefined): Reason {
+  if (issue?.keyword !== 'enum' || field === undefined) return 'VALIDATION_FAILED';
+  return ENUM_REASONS[field] ?? 'VALIDATION_FAILED';
 }
 
 export function toAppError(error: unknown): AppError {
@@ -41,7 +50,7 @@ export function toAppError(error: unknown): AppError {
     const errors = validationProblems(fastifyError.validation);
     const first = errors[0];
     const detail = first ? `${first.field} ${first.problem}.` : 'The request body is invalid.';
-    return new AppError('VALIDATION_FAILED', detail, errors);
+    return new AppError(reasonOf(fastifyError.validation[0], first?.field), detail, errors);
   }
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

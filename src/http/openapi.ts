@@ -1,9 +1,68 @@
-// The OpenAPI document is generated from the route schemas; nothing about the API is written twice.
+// The OpenAPI document is generated from the route schemas and the shared schemas they reference;
+// nothing about the API is written twice. The webhooks we send are described from the same schemas.
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
+import { registerSharedSchemas } from '../api/schemas/index.js';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../webhooks/tables.js';
+
+/** The tags of the document; every operation carries one of them (a test holds routes to it). */
+export const OPENAPI_TAGS = [
+  { name: 'payment', description: 'Pay-in and refunds' },
+  { name: 'payout', description: 'Payouts and bank codes' },
+  { name: 'account', description: 'Balances and USDT rates' },
+  { name: 'webhook', description: 'Webhook events, resending, and the key that signs webhooks' },
+  { name: 'sandbox', description: 'Sandbox merchants only: act as the payer' },
+  { name: 'admin', description: 'Operator API (bearer token)' },
+  { name: 'ops', description: 'Health, readiness, metrics' },
+];
+
+const SENT_WHEN: Readonly<Record<WebhookEventType, string>> = {
+  'payment.succeeded': 'A payment reached Success.',
+  'payment.failed': 'A payment reached Failed (the upstream declined it).',
+  'payment.expired': 'A payment reached Expired (30 minutes passed unpaid).',
+  'payment.refunded': 'A payment reached Refund.',
+  'payment.late_credited': 'Money that arrived after the payment expired was credited to you by the operator (the payment stays Expired; see lateCredit).',
+  'payout.succeeded': 'A payout reached Success.',
+  'payout.failed': 'A payout reached Failed; its amount and fee are back in your balance.',
+};
+
+const header = (name: string, description: string) => ({ name, in: 'header' as const, required: true, description, schema: { type: 'string' as const } });
+
+const WEBHOOK_HEADERS = [
+  header('MerchantID', 'Your merchant id.'),
+  header('Timestamp', 'Unix seconds when this attempt was signed.'),
+  header('Signature', "base64 RSA-SHA512 signature by the service's key (GET /v1/public-key) of hex(SHA512(rawBody)) + Timestamp."),
+  header('webhook-id', 'The event id (event.id in the body); deduplicate on it.'),
+  header('webhook-timestamp', 'The same Unix seconds as Timestamp.'),
+  header('webhook-signature', 'v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks).'),
+];
+
+const camel = (type: string): string => type.replace(/\.(\w)/, (_match, letter: string) => letter.toUpperCase());
+
+function webhookOperation(type: WebhookEventType) {
+  const body = type.startsWith('payment.') ? 'PaymentWebhook' : 'PayoutWebhook';
+  return {
+    post: {
+      operationId: `${camel(type)}Webhook`,
+      tags: ['webhook'],
+      summary: SENT_WHEN[type],
+      description: 'Sent to the webhookUrl given at creation, else your default URL for this kind; at least once, so deduplicate on event.id.',
+      parameters: WEBHOOK_HEADERS,
+      requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${body}` } } } },
+      responses: {
+        '2XX': { description: 'Acknowledged: any 2xx within 15 seconds; the body is ignored (SUCCESS as plain text is fine).' },
+        default: { description: 'Anything else, or no answer within 15 seconds: retried with backoff for about 28 hours, then marked failed.' },
+      },
+    },
+  };
+}
 
 export async function registerOpenApi(app: FastifyInstance<any, any, any, any, any>, publicBaseUrl: string): Promise<void> {
+  // On the root instance before any route, so every route's validator and serializer resolves them.
+  registerSharedSchemas(app);
   await app.register(swagger, {
+    // Shared schemas keep their $id as their name under components.schemas.
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     openapi: {
       openapi: '3.1.0',
       info: {
@@ -27,14 +86,8 @@ export async function registerOpenApi(app: FastifyInstance<any, any, any, any, a
           AdminToken: { type: 'http', scheme: 'bearer' },
         },
       },
-      tags: [
-        { name: 'payment', description: 'Pay-in and refunds' },
-        { name: 'payout', description: 'Payouts and bank codes' },
-        { name: 'account', description: 'Balances and USDT rates' },
-        { name: 'webhook', description: 'Webhook events, resending, and the key that signs webhooks' },
-        { name: 'admin', description: 'Operator API (bearer token)' },
-        { name: 'ops', description: 'Health, readiness, metrics' },
-      ],
+      tags: OPENAPI_TAGS,
+      webhooks: Object.fromEntries(WEBHOOK_EVENT_TYPES.map((type) => [type, webhookOperation(type)])),
     },
   });
 }

@@ -10,7 +10,7 @@ import type { WebhookEventStatus, WebhookEventType, WebhookEventsTable, WebhookR
 
 export const DEFAULT_EVENT_PAGE = 50;
 export const MAX_EVENT_PAGE = 200;
-export const WEBHOOK_EVENT_STATUSES: readonly WebhookEventStatus[] = ['pending', 'delivered', 'failed', 'no_destination'];
+export { WEBHOOK_EVENT_STATUSES } from './tables.js';
 
 export interface WebhookEventView {
   readonly id: string;

@@ -1,19 +1,22 @@
 // Row types of the webhook outbox (events and their delivery attempts) and of the service's own
 // signing key. Every integer column is bigint on both stores; times are `*_at_ms`.
 
-export type WebhookEventType =
-  | 'payment.succeeded'
-  | 'payment.failed'
-  | 'payment.expired'
-  | 'payment.refunded'
-  | 'payment.late_credited'
-  | 'payout.succeeded'
-  | 'payout.failed';
+export const WEBHOOK_EVENT_TYPES = [
+  'payment.succeeded',
+  'payment.failed',
+  'payment.expired',
+  'payment.refunded',
+  'payment.late_credited',
+  'payout.succeeded',
+  'payout.failed',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export type WebhookResourceKind = 'payment' | 'payout';
 
 /** `no_destination`: no URL was given or configured; the event is kept for the record, never sent. */
-export type WebhookEventStatus = 'pending' | 'delivered' | 'failed' | 'no_destination';
+export const WEBHOOK_EVENT_STATUSES = ['pending', 'delivered', 'failed', 'no_destination'] as const;
+export type WebhookEventStatus = (typeof WEBHOOK_EVENT_STATUSES)[number];
 
 /** Where an event's URL came from; a resend re-reads the merchant's default unless it was given per request. */
 export type WebhookDestinationSource = 'request' | 'merchant' | 'none';

@@ -35,7 +35,8 @@ describe('operations endpoints', () => {
     const doc = (await (await fetch(`${server.baseUrl}/openapi.json`)).json()) as any;
     expect(doc.openapi).toBe('3.1.0');
     const bankCode = doc.paths['/v1/api/payout/bankCode'].post;
-    expect(bankCode.requestBody.content['application/json'].schema.properties.currency.type).toBe('string');
+    expect(bankCode.requestBody.content['application/json'].schema.properties.currency).toEqual({ $ref: '#/components/schemas/Currency' });
+    expect(doc.components.schemas.Currency).toMatchObject({ type: 'string', enum: ['INR', 'EGP', 'NGN', 'IDR'] });
     expect(bankCode.security).toEqual([{ MerchantID: [], Timestamp: [], Signature: [] }]);
     expect(doc.components.securitySchemes.Signature.in).toBe('header');
     expect((await fetch(`${server.baseUrl}/docs/`)).status).toBe(200);

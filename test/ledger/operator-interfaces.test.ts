@@ -2,6 +2,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { registerSharedSchemas } from '../../src/api/schemas/index.js';
 import { adminLedgerRoutes } from '../../src/api/admin-ledger.js';
 import { ledgerCommands } from '../../src/cli/ledger-commands.js';
 import type { CliOutput, ParsedArgs } from '../../src/cli/types.js';
@@ -91,6 +92,7 @@ describe('admin ledger API', () => {
       const appError = toAppError(error);
       void reply.code(appError.status).send(errorBody(appError));
     });
+    registerSharedSchemas(fastify);
     await fastify.register(adminLedgerRoutes, { prefix: '/admin', services });
     app = fastify as unknown as FastifyInstance;
   });

@@ -7,6 +7,7 @@ import { adminWebhookRoutes } from '../../src/api/admin/webhooks.js';
 import { publicKeyRoutes } from '../../src/api/public-key.js';
 import { merchantWebhookRoutes } from '../../src/api/webhook.js';
 import type { Merchant } from '../../src/domain/merchants.js';
+import { registerSharedSchemas } from '../../src/api/schemas/index.js';
 import { errorBody } from '../../src/http/envelope.js';
 import { toAppError } from '../../src/http/errors.js';
 import type { Services } from '../../src/services.js';
@@ -20,6 +21,7 @@ async function buildRoutesApp(bench: Bench): Promise<FastifyInstance> {
     void reply.code(appError.status).send(errorBody(appError));
   });
   app.decorateRequest('merchant', null);
+  registerSharedSchemas(app);
   await app.register(
     async (api) => {
       api.addHook('preHandler', async (request) => {

@@ -17,5 +17,3 @@ export function requireAdmin(request: FastifyRequest, adminToken: string): void 
 /** The actor of every operator API action in the audit log and the journal: there is one token. */
 export const ADMIN_ACTOR = 'admin';
 
-/** The OpenAPI security requirement of the operator routes. */
-export const ADMIN_SECURITY = [{ AdminToken: [] }];

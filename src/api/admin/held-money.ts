@@ -3,10 +3,11 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { HELD_PAGE_MAX, HELD_STATUSES, type HeldResolution } from '../../domain/payments/held-money.js';
-import { ErrorEnvelope, ok, SuccessEnvelope } from '../../http/envelope.js';
+import { ok } from '../../http/envelope.js';
+import { errorResponse, SuccessEnvelope } from '../schemas/responses.js';
 import type { Services } from '../../services.js';
 import { Text } from '../../http/text.js';
-import { ADMIN_ACTOR, ADMIN_SECURITY } from './auth.js';
+import { ADMIN_ACTOR } from './auth.js';
 
 const Ref = Text({ minLength: 1, maxLength: 64, description: "The payment's transactionRef" });
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -48,8 +49,17 @@ const ResolveBody = Type.Object(
   { additionalProperties: false },
 );
 
-const Resolution = SuccessEnvelope(Type.Object({ item: HeldItem, replayed: Type.Boolean() }));
-const Errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 422: ErrorEnvelope, 503: ErrorEnvelope };
+const Resolution = SuccessEnvelope(
+  Type.Object({ item: HeldItem, replayed: Type.Boolean({ description: 'true when the item was already resolved this way; nothing changed' }) }),
+  'The item after the resolution.',
+);
+const NO_ITEM = { 404: errorResponse('NOT_FOUND: no held money for this transactionRef.') };
+const RESOLVE_ERRORS = {
+  ...NO_ITEM,
+  409: errorResponse('CONFLICT: the item was already resolved the other way.'),
+  422: errorResponse('PAYMENT_NOT_REFUNDABLE: the channel cannot send this money back, or refused to.'),
+  503: errorResponse('UNAVAILABLE: the channel did not answer; the item stays returning and the call may be repeated.'),
+};
 const view = (resolution: HeldResolution) => ({ item: resolution.item, replayed: resolution.replayed });
 
 export const adminHeldMoneyRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
@@ -62,9 +72,8 @@ export const adminHeldMoneyRoutes: FastifyPluginAsyncTypebox<{ services: Service
         operationId: 'adminListHeldMoney',
         tags: ['admin'],
         summary: 'Late money held for the operator, newest payment first',
-        security: ADMIN_SECURITY,
         querystring: ListQuery,
-        response: { 200: SuccessEnvelope(Type.Object({ items: Type.Array(HeldItem), nextCursor: Nullable(Type.String()) })), ...Errors },
+        response: { 200: SuccessEnvelope(Type.Object({ items: Type.Array(HeldItem), nextCursor: Nullable(Type.String()) }), 'One page of held items.') },
       },
     },
     async (request) => {
@@ -80,9 +89,8 @@ export const adminHeldMoneyRoutes: FastifyPluginAsyncTypebox<{ services: Service
         operationId: 'adminGetHeldMoney',
         tags: ['admin'],
         summary: 'One held item',
-        security: ADMIN_SECURITY,
         params: Type.Object({ ref: Ref }),
-        response: { 200: SuccessEnvelope(HeldItem), ...Errors },
+        response: { 200: SuccessEnvelope(HeldItem, 'The held item.'), ...NO_ITEM },
       },
     },
     async (request) => ok(await held.get(request.params.ref)),
@@ -95,10 +103,9 @@ export const adminHeldMoneyRoutes: FastifyPluginAsyncTypebox<{ services: Service
         operationId: 'adminReturnHeldMoney',
         tags: ['admin'],
         summary: 'Send held money back to the payer through its channel (422 PAYMENT_NOT_REFUNDABLE where the channel cannot)',
-        security: ADMIN_SECURITY,
         params: Type.Object({ ref: Ref }),
         body: ResolveBody,
-        response: { 200: Resolution, ...Errors },
+        response: { 200: Resolution, ...RESOLVE_ERRORS },
       },
     },
     async (request) => ok(view(await held.returnToPayer(request.params.ref, ADMIN_ACTOR, request.body.reason))),
@@ -111,10 +118,9 @@ export const adminHeldMoneyRoutes: FastifyPluginAsyncTypebox<{ services: Service
         operationId: 'adminCreditHeldMoney',
         tags: ['admin'],
         summary: "Credit held money to the merchant as a late payment (the payment's fee applies); sends payment.late_credited",
-        security: ADMIN_SECURITY,
         params: Type.Object({ ref: Ref }),
         body: ResolveBody,
-        response: { 200: Resolution, ...Errors },
+        response: { 200: Resolution, ...RESOLVE_ERRORS },
       },
     },
     async (request) => ok(view(await held.credit(request.params.ref, ADMIN_ACTOR, request.body.reason))),

@@ -10,8 +10,14 @@ import { adminLedgerRoutes } from '../admin-ledger.js';
 import { adminPayoutRoutes } from './payouts.js';
 import { adminHeldMoneyRoutes } from './held-money.js';
 import { adminAuditRoutes } from './audit.js';
+import { ADMIN_SECURITY, adminErrors } from '../schemas/responses.js';
 
 export const adminRoutes: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
+  // Declared where it is enforced: every operator route needs the bearer token and can answer its errors.
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema ?? {};
+    route.schema = { ...schema, security: ADMIN_SECURITY, response: { ...adminErrors, ...(schema.response as object | undefined) } };
+  });
   app.addHook('onRequest', async (request) => requireAdmin(request, services.adminToken));
   app.addHook('preValidation', async (request) => {
     if (request.bodyError && request.rawBody && request.rawBody.length > 0) {

@@ -4,12 +4,15 @@ import { Text } from '../../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { IssuedKey, Merchant } from '../../domain/merchants.js';
 import { ok } from '../../http/envelope.js';
+import { ApiKey, IssuedKey as IssuedKeySchema, KeyType as KeyTypeSchema, Merchant as MerchantSchema } from '../schemas/admin.js';
+import { errorResponse, SuccessEnvelope } from '../schemas/responses.js';
+import { ref } from '../schemas/shared.js';
 import type { Services } from '../../services.js';
 import { validationError } from '../../domain/errors.js';
 import { checkWebhookUrlSyntax, type WebhookConfig } from '../../webhooks/ssrf.js';
 import { ADMIN_ACTOR } from './auth.js';
 
-const KeyType = Type.Union([Type.Literal('RSA-SHA512'), Type.Literal('HMAC-SHA256')]);
+const KeyType = ref(KeyTypeSchema);
 const WebhookUrl = Type.Union([Text({ minLength: 8, maxLength: 2048 }), Type.Null()]);
 const IdParams = Type.Object({ id: Text({ maxLength: 64 }) });
 const KeyParams = Type.Object({ id: Text({ maxLength: 64 }), keyId: Text({ maxLength: 64 }) });
@@ -48,13 +51,28 @@ export function checkWebhookUrl(field: string, value: string | null | undefined,
   if (problem) throw validationError(field, problem);
 }
 
+const NO_MERCHANT = { 404: errorResponse('NOT_FOUND: no such merchant.') };
+const merchantAnswer = (description: string) => ({ 200: SuccessEnvelope(ref(MerchantSchema), description), ...NO_MERCHANT });
+
 const keyView = (key: IssuedKey) => ({ ...key });
 const merchantView = (merchant: Merchant) => ({ ...merchant });
 
 export const adminMerchantRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   const { merchants } = services;
 
-  app.post('/merchants', { schema: { tags: ['admin'], summary: 'Create a merchant and its first API key', body: CreateMerchantBody } }, async (request) => {
+  const createSchema = {
+    operationId: 'adminCreateMerchant',
+    tags: ['admin'],
+    summary: 'Create a merchant and its first API key',
+    body: CreateMerchantBody,
+    response: {
+      200: SuccessEnvelope(
+        Type.Object({ merchant: ref(MerchantSchema), key: ref(IssuedKeySchema), webhookSecret: Type.String({ description: 'The whsec_ secret, shown once.' }) }),
+        'The merchant, its first key and its webhook secret (secrets shown once).',
+      ),
+    },
+  };
+  app.post('/merchants', { schema: createSchema }, async (request) => {
     const body = request.body;
     checkWebhookUrl('paymentWebhookUrl', body.paymentWebhookUrl, services.config.webhooks);
     checkWebhookUrl('payoutWebhookUrl', body.payoutWebhookUrl, services.config.webhooks);
@@ -69,30 +87,78 @@ export const adminMerchantRoutes: FastifyPluginAsyncTypebox<{ services: Services
     return ok({ merchant: merchantView(created.merchant), key: keyView(created.key), webhookSecret: created.webhookSecret });
   });
 
-  app.get('/merchants', { schema: { tags: ['admin'], summary: 'List merchants' } }, async () => ok(await merchants.list()));
+  app.get(
+    '/merchants',
+    { schema: { operationId: 'adminListMerchants', tags: ['admin'], summary: 'List merchants', response: { 200: SuccessEnvelope(Type.Array(ref(MerchantSchema)), 'Every merchant.') } } },
+    async () => ok(await merchants.list()),
+  );
 
-  app.get('/merchants/:id', { schema: { tags: ['admin'], params: IdParams } }, async (request) => ok(await merchants.get(request.params.id)));
+  app.get(
+    '/merchants/:id',
+    { schema: { operationId: 'adminGetMerchant', tags: ['admin'], summary: 'One merchant', params: IdParams, response: merchantAnswer('The merchant.') } },
+    async (request) => ok(await merchants.get(request.params.id)),
+  );
 
-  app.post('/merchants/:id/disable', { schema: { tags: ['admin'], params: IdParams } }, async (request) =>
+  const statusSchema = (operationId: string, summary: string) => ({ operationId, tags: ['admin'], summary, params: IdParams, response: merchantAnswer('The merchant afterwards.') });
+  app.post('/merchants/:id/disable', { schema: statusSchema('adminDisableMerchant', 'Disable a merchant (its calls get 403 MERCHANT_DISABLED)') }, async (request) =>
     ok(await merchants.setStatus(request.params.id, 'disabled', ADMIN_ACTOR)),
   );
 
-  app.post('/merchants/:id/enable', { schema: { tags: ['admin'], params: IdParams } }, async (request) =>
+  app.post('/merchants/:id/enable', { schema: statusSchema('adminEnableMerchant', 'Enable a disabled merchant again') }, async (request) =>
     ok(await merchants.setStatus(request.params.id, 'active', ADMIN_ACTOR)),
   );
 
-  app.get('/merchants/:id/keys', { schema: { tags: ['admin'], params: IdParams } }, async (request) => ok(await merchants.listKeys(request.params.id)));
+  app.get(
+    '/merchants/:id/keys',
+    {
+      schema: {
+        operationId: 'adminListKeys',
+        tags: ['admin'],
+        summary: "A merchant's API keys, active and revoked",
+        params: IdParams,
+        response: { 200: SuccessEnvelope(Type.Array(ref(ApiKey)), 'The keys, oldest first (none for an unknown merchant).') },
+      },
+    },
+    async (request) => ok(await merchants.listKeys(request.params.id)),
+  );
 
-  app.post('/merchants/:id/keys', { schema: { tags: ['admin'], summary: 'Add an API key (at most two active)', params: IdParams, body: AddKeyBody } }, async (request) =>
+  const addKeySchema = {
+    operationId: 'adminAddKey',
+    tags: ['admin'],
+    summary: 'Add an API key (at most two active)',
+    params: IdParams,
+    body: AddKeyBody,
+    response: {
+      200: SuccessEnvelope(ref(IssuedKeySchema), 'The new key; a generated private key or HMAC secret is shown once.'),
+      ...NO_MERCHANT,
+      409: errorResponse('CONFLICT: the merchant already has two active keys; revoke one first.'),
+    },
+  };
+  app.post('/merchants/:id/keys', { schema: addKeySchema }, async (request) =>
     ok(keyView(await merchants.addKey(request.params.id, request.body, ADMIN_ACTOR))),
   );
 
-  app.delete('/merchants/:id/keys/:keyId', { schema: { tags: ['admin'], summary: 'Revoke an API key', params: KeyParams } }, async (request) => {
+  const revokeSchema = {
+    operationId: 'adminRevokeKey',
+    tags: ['admin'],
+    summary: 'Revoke an API key',
+    params: KeyParams,
+    response: { 200: SuccessEnvelope(Type.Object({ revoked: Type.String() }), 'The key is revoked.'), 404: errorResponse('NOT_FOUND: no such key of this merchant.') },
+  };
+  app.delete('/merchants/:id/keys/:keyId', { schema: revokeSchema }, async (request) => {
     await merchants.revokeKey(request.params.id, request.params.keyId, ADMIN_ACTOR);
     return ok({ revoked: request.params.keyId });
   });
 
-  app.put('/merchants/:id/webhooks', { schema: { tags: ['admin'], summary: 'Set default webhook URLs', params: IdParams, body: WebhooksBody } }, async (request) => {
+  const webhooksSchema = {
+    operationId: 'adminSetWebhookUrls',
+    tags: ['admin'],
+    summary: 'Set default webhook URLs',
+    params: IdParams,
+    body: WebhooksBody,
+    response: merchantAnswer('The merchant afterwards.'),
+  };
+  app.put('/merchants/:id/webhooks', { schema: webhooksSchema }, async (request) => {
     checkWebhookUrl('paymentWebhookUrl', request.body.paymentWebhookUrl, services.config.webhooks);
     checkWebhookUrl('payoutWebhookUrl', request.body.payoutWebhookUrl, services.config.webhooks);
     return ok(
@@ -100,7 +166,14 @@ export const adminMerchantRoutes: FastifyPluginAsyncTypebox<{ services: Services
     );
   });
 
-  app.post('/merchants/:id/webhook-secret', { schema: { tags: ['admin'], summary: 'Rotate the webhook secret (shown once)', params: IdParams } }, async (request) =>
+  const secretSchema = {
+    operationId: 'adminRotateWebhookSecret',
+    tags: ['admin'],
+    summary: 'Rotate the webhook secret (shown once)',
+    params: IdParams,
+    response: { 200: SuccessEnvelope(Type.Object({ webhookSecret: Type.String() }), 'The new whsec_ secret, shown once.'), ...NO_MERCHANT },
+  };
+  app.post('/merchants/:id/webhook-secret', { schema: secretSchema }, async (request) =>
     ok({ webhookSecret: await merchants.rotateWebhookSecret(request.params.id, ADMIN_ACTOR) }),
   );
 
@@ -108,9 +181,12 @@ export const adminMerchantRoutes: FastifyPluginAsyncTypebox<{ services: Services
     '/merchants/:id/rate-limit',
     {
       schema: {
+        operationId: 'adminSetRateLimit',
         tags: ['admin'],
+        summary: "Set a merchant's request rate limit",
         params: IdParams,
         body: Type.Object({ perSecond: Type.Integer({ minimum: 1, maximum: 1_000_000 }) }, { additionalProperties: false }),
+        response: merchantAnswer('The merchant afterwards.'),
       },
     },
     async (request) => ok(await merchants.setRateLimit(request.params.id, request.body.perSecond, ADMIN_ACTOR)),

@@ -3,7 +3,8 @@ import { Type } from '@sinclair/typebox';
 import { Text } from '../../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DEFAULT_STUCK_AFTER_SECONDS } from '../../domain/payouts/policy.js';
-import { ErrorEnvelope, ok, SuccessEnvelope } from '../../http/envelope.js';
+import { ok } from '../../http/envelope.js';
+import { errorResponse, SuccessEnvelope } from '../schemas/responses.js';
 import type { Services } from '../../services.js';
 
 const StuckQuery = Type.Object(
@@ -15,7 +16,6 @@ const StuckQuery = Type.Object(
 );
 
 const RefParams = Type.Object({ ref: Text({ minLength: 1, maxLength: 64 }) });
-const Errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 404: ErrorEnvelope };
 
 const OperatorPayout = Type.Object(
   {
@@ -35,10 +35,11 @@ export const adminPayoutRoutes: FastifyPluginAsyncTypebox<{ services: Services }
     '/payouts/stuck',
     {
       schema: {
+        operationId: 'adminStuckPayouts',
         tags: ['admin'],
         summary: 'Payouts in Processing unchanged for longer than olderThanSeconds, oldest first',
         querystring: StuckQuery,
-        response: { 200: SuccessEnvelope(Type.Object({ payouts: Type.Array(OperatorPayout) })), ...Errors },
+        response: { 200: SuccessEnvelope(Type.Object({ payouts: Type.Array(OperatorPayout) }), 'The stuck payouts, oldest first.') },
       },
     },
     async (request) => {
@@ -55,6 +56,7 @@ export const adminPayoutRoutes: FastifyPluginAsyncTypebox<{ services: Services }
     '/payouts/:ref/query',
     {
       schema: {
+        operationId: 'adminQueryPayout',
         tags: ['admin'],
         summary: "Ask the upstream about a payout now and apply its answer (never resubmits)",
         params: RefParams,
@@ -65,8 +67,9 @@ export const adminPayoutRoutes: FastifyPluginAsyncTypebox<{ services: Services }
               upstream: Type.Union([Type.Null(), Type.Object({ status: Type.String() }, { additionalProperties: true })]),
               note: Type.Optional(Type.String()),
             }),
+            "The payout after the upstream's answer was applied.",
           ),
-          ...Errors,
+          404: errorResponse('NOT_FOUND: no such payout.'),
         },
       },
     },

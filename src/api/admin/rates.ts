@@ -7,6 +7,9 @@ import { CURRENCIES } from '../../domain/money.js';
 import { microsToNumber, parseRateMicros, type UsdtRate } from '../../domain/rates.js';
 import { isoFromMs } from '../../domain/clock.js';
 import { ok } from '../../http/envelope.js';
+import { RateSetting } from '../schemas/admin.js';
+import { SuccessEnvelope } from '../schemas/responses.js';
+import { ref, StringEnum } from '../schemas/shared.js';
 import type { Services } from '../../services.js';
 import { supportedCurrency } from '../common.js';
 import { ADMIN_ACTOR } from './auth.js';
@@ -34,7 +37,16 @@ const RateBody = Type.Object(
 export const adminRateRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   app.put(
     '/rates/:currency',
-    { schema: { tags: ['admin'], summary: 'Set the USDT reference rate and spreads', params: Type.Object({ currency: Text({ maxLength: 8 }) }), body: RateBody } },
+    {
+      schema: {
+        operationId: 'adminSetRate',
+        tags: ['admin'],
+        summary: 'Set the USDT reference rate and spreads',
+        params: Type.Object({ currency: StringEnum(CURRENCIES) }),
+        body: RateBody,
+        response: { 200: SuccessEnvelope(ref(RateSetting), 'The rate now in force.') },
+      },
+    },
     async (request) => {
       const currency = supportedCurrency(request.params.currency);
       const micros = parseRateMicros(request.body.reference);
@@ -48,7 +60,13 @@ export const adminRateRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
     },
   );
 
-  app.get('/rates', { schema: { tags: ['admin'], summary: 'All USDT rates' } }, async () => {
+  const listSchema = {
+    operationId: 'adminListRates',
+    tags: ['admin'],
+    summary: 'All USDT rates',
+    response: { 200: SuccessEnvelope(Type.Array(ref(RateSetting)), 'The rate of every currency that has one.') },
+  };
+  app.get('/rates', { schema: listSchema }, async () => {
     const rates = [];
     for (const currency of CURRENCIES) {
       try {

@@ -2,16 +2,19 @@
 import { Type } from '@sinclair/typebox';
 import { Text } from '../../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ErrorEnvelope, ok, SuccessEnvelope } from '../../http/envelope.js';
+import { ok } from '../../http/envelope.js';
 import type { Services } from '../../services.js';
 import { ADMIN_ACTOR } from './auth.js';
 import { MAX_EVENT_PAGE } from '../../webhooks/service.js';
-import { EventIdField, WebhookEventDetailSchema, WebhookEventPageSchema, WebhookEventSchema, WebhookEventStatusField } from '../webhook.js';
+import { WebhookDeliveryStatus } from '../schemas/enums.js';
+import { errorResponse, SuccessEnvelope } from '../schemas/responses.js';
+import { ref } from '../schemas/shared.js';
+import { EventIdField, WebhookEvent, WebhookEventDetail, WebhookEventPage } from '../schemas/webhook.js';
 
 const ListQuery = Type.Object(
   {
     merchantId: Type.Optional(Text({ minLength: 1, maxLength: 64 })),
-    status: Type.Optional(WebhookEventStatusField),
+    status: Type.Optional(ref(WebhookDeliveryStatus)),
     limit: Type.Optional(Text({ pattern: '^[1-9][0-9]{0,2}$', description: `1 to ${MAX_EVENT_PAGE}` })),
     before: Type.Optional(EventIdField),
   },
@@ -19,17 +22,18 @@ const ListQuery = Type.Object(
 );
 
 const EventParams = Type.Object({ id: EventIdField });
-const Errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 404: ErrorEnvelope };
+const NO_EVENT = { 404: errorResponse('NOT_FOUND: no such event.') };
 
 export const adminWebhookRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   app.get(
     '/webhooks/events',
     {
       schema: {
+        operationId: 'adminListWebhookEvents',
         tags: ['admin'],
         summary: 'Webhook events, newest first, optionally of one merchant or status',
         querystring: ListQuery,
-        response: { 200: SuccessEnvelope(WebhookEventPageSchema), ...Errors },
+        response: { 200: SuccessEnvelope(ref(WebhookEventPage), 'One page of events, newest first.') },
       },
     },
     async (request) => {
@@ -42,10 +46,11 @@ export const adminWebhookRoutes: FastifyPluginAsyncTypebox<{ services: Services 
     '/webhooks/events/:id',
     {
       schema: {
+        operationId: 'adminGetWebhookEvent',
         tags: ['admin'],
         summary: 'One webhook event with its body and every delivery attempt',
         params: EventParams,
-        response: { 200: SuccessEnvelope(WebhookEventDetailSchema), ...Errors },
+        response: { 200: SuccessEnvelope(ref(WebhookEventDetail), 'The event, its body as sent and its attempts.'), ...NO_EVENT },
       },
     },
     async (request) => ok(await services.webhooks.getEvent(request.params.id, null)),
@@ -55,10 +60,15 @@ export const adminWebhookRoutes: FastifyPluginAsyncTypebox<{ services: Services 
     '/webhooks/events/:id/resend',
     {
       schema: {
+        operationId: 'adminResendWebhookEvent',
         tags: ['admin'],
         summary: 'Send a webhook event again now, with a fresh retry schedule',
         params: EventParams,
-        response: { 200: SuccessEnvelope(WebhookEventSchema), ...Errors, 409: ErrorEnvelope },
+        response: {
+          200: SuccessEnvelope(ref(WebhookEvent), 'The event, pending again.'),
+          ...NO_EVENT,
+          409: errorResponse("CONFLICT: no webhook URL is configured for this kind of event; set the merchant's, then resend."),
+        },
       },
     },
     async (request) => ok(await services.webhooks.resend(request.params.id, null, ADMIN_ACTOR)),

@@ -2,7 +2,8 @@
 // payment service from a checkout token; carries nothing a payer should not read.
 import type { CollectionInstructions } from '../../channels/channel.js';
 
-export type PaymentStatus = 'Pending' | 'Success' | 'Failed' | 'Expired' | 'Refund';
+export const PAYMENT_STATUSES = ['Pending', 'Success', 'Failed', 'Expired', 'Refund'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export interface CheckoutView {
   readonly transactionRef: string;

@@ -13,7 +13,7 @@ export interface PaymentRecord {
   readonly transactionRef: string;
   readonly merchantRef: string;
   readonly method: string;
-  readonly currency: string;
+  readonly currency: Currency;
   readonly amount: number;
   readonly name: string;
   readonly email: string;
@@ -42,7 +42,7 @@ export interface InitiateResult {
   readonly merchantRef: string;
   readonly method: string;
   /** Absent for INR, as in the interface's INR sample; present for every other currency. */
-  readonly currency?: string;
+  readonly currency?: Currency;
   readonly amount: number;
   readonly checkoutUrl: string;
   readonly status: PaymentStatus;
@@ -52,7 +52,7 @@ export interface InitiateResult {
 export interface RefundResult {
   readonly transactionRef: string;
   readonly merchantRef: string;
-  readonly currency: string;
+  readonly currency: Currency;
   readonly method: string;
   readonly amount: number;
   readonly paidAmount: number;
@@ -80,7 +80,7 @@ export function paymentRecord(row: PaymentsTable, nowMs: number): PaymentRecord 
     transactionRef: row.transaction_ref,
     merchantRef: row.merchant_ref,
     method: row.method,
-    currency: row.currency,
+    currency: row.currency as Currency,
     amount: toMajor(row.amount_minor),
     name: row.payer_name,
     email: row.payer_email,
@@ -106,7 +106,7 @@ export function initiateResult(row: PaymentsTable, checkoutUrl: string): Initiat
     transactionRef: row.transaction_ref,
     merchantRef: row.merchant_ref,
     method: row.method,
-    ...(row.currency === 'INR' ? {} : { currency: row.currency }),
+    ...(row.currency === 'INR' ? {} : { currency: row.currency as Currency }),
     amount: toMajor(row.amount_minor),
     checkoutUrl,
     status: row.status,
@@ -118,7 +118,7 @@ export function refundResult(row: PaymentsTable): RefundResult {
   return {
     transactionRef: row.transaction_ref,
     merchantRef: row.merchant_ref,
-    currency: row.currency,
+    currency: row.currency as Currency,
     method: row.method,
     amount: toMajor(row.amount_minor),
     paidAmount: toMajor(row.paid_amount_minor ?? 0n),
@@ -132,7 +132,7 @@ export function checkoutView(row: PaymentsTable, merchant: { readonly name: stri
   return {
     transactionRef: row.transaction_ref,
     merchantName: merchant.name,
-    currency: row.currency,
+    currency: row.currency as Currency,
     method: row.method,
     amount: toMajor(row.amount_minor),
     status: row.status,

@@ -28,13 +28,16 @@ export interface MethodTermsView {
   readonly method: string;
   readonly minAmount: number;
   readonly maxAmount: number;
-  readonly refundable?: boolean;
   readonly fee: { readonly bps: number; readonly percent: number; readonly fixed: number };
+}
+
+export interface PayinTermsView extends MethodTermsView {
+  readonly refundable: boolean;
 }
 
 export interface MethodsView {
   readonly currency: Currency;
-  readonly payin: MethodTermsView[];
+  readonly payin: PayinTermsView[];
   readonly payout: MethodTermsView[];
 }
 
@@ -157,12 +160,11 @@ export class PaymentService implements CheckoutSource {
       method: t.method,
       minAmount: toMajor(t.bounds.minMinor),
       maxAmount: toMajor(t.bounds.maxMinor),
-      ...(t.direction === 'payin' ? { refundable: t.refundable } : {}),
       fee: { bps: Number(t.fee.bps), percent: Number(t.fee.bps) / 100, fixed: toMajor(t.fee.fixedMinor) },
     });
     return {
       currency,
-      payin: terms.filter((t) => t.direction === 'payin').map(view),
+      payin: terms.filter((t) => t.direction === 'payin').map((t) => ({ ...view(t), refundable: t.refundable })),
       payout: terms.filter((t) => t.direction === 'payout').map(view),
     };
   }

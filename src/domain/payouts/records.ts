@@ -1,7 +1,7 @@
 // How a payout row is shown: the merchant's record (status, fetch and every webhook body), the
 // initiate answer, and the operator's view. Amounts leave as major-unit numbers.
 import { isoFromMs } from '../clock.js';
-import { toMajor } from '../money.js';
+import { toMajor, type Currency } from '../money.js';
 import { displayMethod } from './rules.js';
 import type { PayoutStatus, PayoutsTable } from './tables.js';
 
@@ -10,7 +10,7 @@ export interface PayoutRecord {
   readonly transactionRef: string;
   readonly merchantRef: string;
   readonly method: string;
-  readonly currency: string;
+  readonly currency: Currency;
   readonly amount: number;
   readonly fee: number;
   readonly bankCode?: string;
@@ -32,7 +32,7 @@ export interface PayoutInitiateResult {
   readonly transactionRef: string;
   readonly merchantRef: string;
   readonly method: string;
-  readonly currency: string;
+  readonly currency: Currency;
   readonly amount: number;
   readonly fee: number;
   readonly status: PayoutStatus;
@@ -43,7 +43,7 @@ export function payoutRecord(row: PayoutsTable): PayoutRecord {
     transactionRef: row.transaction_ref,
     merchantRef: row.merchant_ref,
     method: displayMethod(row.currency, row.method),
-    currency: row.currency,
+    currency: row.currency as Currency,
     amount: toMajor(row.amount_minor),
     fee: toMajor(row.fee_minor),
     ...(row.bank_code === null ? {} : { bankCode: row.bank_code }),
@@ -70,7 +70,7 @@ export function payoutInitiateResult(row: PayoutsTable): PayoutInitiateResult {
     transactionRef: row.transaction_ref,
     merchantRef: row.merchant_ref,
     method: displayMethod(row.currency, row.method),
-    currency: row.currency,
+    currency: row.currency as Currency,
     amount: toMajor(row.amount_minor),
     fee: toMajor(row.fee_minor),
     status: row.status,

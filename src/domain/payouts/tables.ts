@@ -1,6 +1,7 @@
 // Row types of the payout table (migration 0005). Integer columns are bigint on both stores.
 
-export type PayoutStatus = 'Initiated' | 'Processing' | 'Success' | 'Failed';
+export const PAYOUT_STATUSES = ['Initiated', 'Processing', 'Success', 'Failed'] as const;
+export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
 export const FINAL_PAYOUT_STATUSES: readonly PayoutStatus[] = ['Success', 'Failed'];
 

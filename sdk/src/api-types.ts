@@ -1,0 +1,6252 @@
+// Generated from GET /openapi.json by openapi-typescript (npm run generate:api-types); do not edit.
+// The wire types of the merchant API, built from the same TypeBox schemas that validate the routes.
+
+export interface paths {
+    "/v1/api/account/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Balances of one currency */
+        post: operations["accountBalance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/account/usdt/rate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Current USDT deposit and withdraw rates for one currency */
+        post: operations["accountUsdtRate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/payout/bankCode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bank codes and names for payouts in one currency
+         * @description IDR: 5-digit codes of banks, regional development banks and e-wallets. NGN: CBN/NIP codes. EGP: codes of Egyptian banks. INR: IFSC prefixes (a payout carries the full 11-character IFSC).
+         */
+        post: operations["payoutBankCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/payment/initiate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a payment and get its checkout URL
+         * @description Idempotent per merchantRef: the same body again answers the original payment (HTTP 200, same transactionRef); another body under a used merchantRef is 409 DUPLICATE_MERCHANT_REF.
+         */
+        post: operations["paymentInitiate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/payment/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A payment by transactionRef or merchantRef */
+        post: operations["paymentStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/payment/fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Same as payment/status (the original provider's name) */
+        post: operations["paymentFetch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/payment/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund a successful payment in full
+         * @description Accepted for a Success payment of a refundable method within 30 minutes of completion. Repeating it answers the refund already made. 503 UNAVAILABLE means the refund is accepted and awaits the channel: repeat the call.
+         */
+        post: operations["paymentRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/payment/methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pay-in and payout methods of a currency, with your bounds and fees */
+        post: operations["paymentMethods"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/payout/initiate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send money to a bank account, UPI VPA or mobile wallet
+         * @description Reserves amount + fee from available (then credit) and answers Initiated; the payout reaches the upstream at most once and its outcome arrives by webhook (payout.succeeded / payout.failed) and payout/status. Idempotent per merchantRef: the same body again answers the original payout; another body under a used merchantRef is 409 DUPLICATE_MERCHANT_REF. 422 INSUFFICIENT_BALANCE when amount + fee exceeds available + credit (nothing is stored).
+         */
+        post: operations["payoutInitiate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/payout/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A payout by transactionRef or merchantRef */
+        post: operations["payoutStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/payout/fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Same as payout/status (the original provider's name) */
+        post: operations["payoutFetch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/sandbox/payment/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox only: pay or decline a payment as its payer
+         * @description Answers the payment record after the outcome is applied; the webhook follows as for a real payment. Live merchants get 403 METHOD_NOT_ENABLED. A payment that is already final is answered unchanged; paying an Expired payment records late money (the payment stays Expired).
+         */
+        post: operations["sandboxPaymentComplete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/webhook/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** List your webhook events, newest first */
+        post: operations["webhookEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/webhook/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** One webhook event with its body and every delivery attempt */
+        post: operations["webhookEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/webhook/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a webhook event again now, with a fresh retry schedule */
+        post: operations["webhookResend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/merchants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List merchants */
+        get: operations["adminListMerchants"];
+        put?: never;
+        /** Create a merchant and its first API key */
+        post: operations["adminCreateMerchant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/merchants/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One merchant */
+        get: operations["adminGetMerchant"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/merchants/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Disable a merchant (its calls get 403 MERCHANT_DISABLED) */
+        post: operations["adminDisableMerchant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/merchants/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enable a disabled merchant again */
+        post: operations["adminEnableMerchant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/merchants/{id}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A merchant's API keys, active and revoked */
+        get: operations["adminListKeys"];
+        put?: never;
+        /** Add an API key (at most two active) */
+        post: operations["adminAddKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/merchants/{id}/keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an API key */
+        delete: operations["adminRevokeKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/merchants/{id}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set default webhook URLs */
+        put: operations["adminSetWebhookUrls"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/merchants/{id}/webhook-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate the webhook secret (shown once) */
+        post: operations["adminRotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/merchants/{id}/rate-limit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set a merchant's request rate limit */
+        put: operations["adminSetRateLimit"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/rates/{currency}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set the USDT reference rate and spreads */
+        put: operations["adminSetRate"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** All USDT rates */
+        get: operations["adminListRates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/webhooks/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Webhook events, newest first, optionally of one merchant or status */
+        get: operations["adminListWebhookEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/webhooks/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One webhook event with its body and every delivery attempt */
+        get: operations["adminGetWebhookEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/webhooks/events/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a webhook event again now, with a fresh retry schedule */
+        post: operations["adminResendWebhookEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/merchants/{id}/balances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A merchant's five balances in one currency */
+        get: operations["adminGetBalances"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/merchants/{id}/journal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A merchant's journal entries, newest first */
+        get: operations["adminGetJournal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/merchants/{id}/credit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Grant a credit line or lower its unused part */
+        post: operations["adminCredit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/merchants/{id}/security": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move funds from available into the security deposit, or back */
+        post: operations["adminSecurityDeposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/merchants/{id}/adjustments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Correct a balance against the platform adjustments account (reason required) */
+        post: operations["adminAdjust"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/merchants/{id}/fees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set a merchant's fee for one currency, method and direction */
+        put: operations["adminSetFee"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/merchants/{id}/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set a merchant's amount bounds for one currency, method and direction */
+        put: operations["adminSetLimits"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/ledger/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Check every ledger invariant; ok is false when any is violated */
+        get: operations["adminVerifyLedger"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/ledger/settle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run the settlement job once (pending money past its delay moves to available) */
+        post: operations["adminSettle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/payouts/stuck": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Payouts in Processing unchanged for longer than olderThanSeconds, oldest first */
+        get: operations["adminStuckPayouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/payouts/{ref}/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask the upstream about a payout now and apply its answer (never resubmits) */
+        post: operations["adminQueryPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/held-money": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Late money held for the operator, newest payment first */
+        get: operations["adminListHeldMoney"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/held-money/{ref}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One held item */
+        get: operations["adminGetHeldMoney"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/held-money/{ref}/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send held money back to the payer through its channel (422 PAYMENT_NOT_REFUNDABLE where the channel cannot) */
+        post: operations["adminReturnHeldMoney"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/held-money/{ref}/credit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Credit held money to the merchant as a late payment (the payment's fee applies); sends payment.late_credited */
+        post: operations["adminCreditHeldMoney"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit log of operator actions, newest first, optionally of one merchant or action */
+        get: operations["adminListAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The service public key that signs webhooks (Signature header) */
+        get: operations["servicePublicKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness: the process answers */
+        get: operations["health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness: the database answers and the service is not shutting down */
+        get: operations["readiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Prometheus metrics */
+        get: operations["metrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface webhooks {
+    "payment.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment reached Success.
+         * @description Sent to the webhookUrl given at creation, else your default URL for this kind; at least once, so deduplicate on event.id.
+         */
+        post: operations["paymentSucceededWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment reached Failed (the upstream declined it).
+         * @description Sent to the webhookUrl given at creation, else your default URL for this kind; at least once, so deduplicate on event.id.
+         */
+        post: operations["paymentFailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment reached Expired (30 minutes passed unpaid).
+         * @description Sent to the webhookUrl given at creation, else your default URL for this kind; at least once, so deduplicate on event.id.
+         */
+        post: operations["paymentExpiredWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment reached Refund.
+         * @description Sent to the webhookUrl given at creation, else your default URL for this kind; at least once, so deduplicate on event.id.
+         */
+        post: operations["paymentRefundedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.late_credited": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Money that arrived after the payment expired was credited to you by the operator (the payment stays Expired; see lateCredit).
+         * @description Sent to the webhookUrl given at creation, else your default URL for this kind; at least once, so deduplicate on event.id.
+         */
+        post: operations["paymentLate_creditedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payout reached Success.
+         * @description Sent to the webhookUrl given at creation, else your default URL for this kind; at least once, so deduplicate on event.id.
+         */
+        post: operations["payoutSucceededWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payout reached Failed; its amount and fee are back in your balance.
+         * @description Sent to the webhookUrl given at creation, else your default URL for this kind; at least once, so deduplicate on event.id.
+         */
+        post: operations["payoutFailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface components {
+    schemas: {
+        /**
+         * @description INR, EGP, NGN or IDR.
+         * @enum {string}
+         */
+        Currency: "INR" | "EGP" | "NGN" | "IDR";
+        /**
+         * @description Pay-in method; which ones a currency offers is listed by payment/methods.
+         * @enum {string}
+         */
+        PayInMethod: "NATIVE" | "TRANSFER" | "BNI" | "BRI" | "MANDIRI" | "PERMATA" | "QRIS" | "OVO" | "DANA" | "FAWRY" | "WALLET";
+        /**
+         * @description Payout method; NGN bank payouts are answered as TRANSFER.
+         * @enum {string}
+         */
+        PayoutMethod: "BANK" | "UPI" | "TRANSFER" | "WALLET";
+        /**
+         * @description Pending -> Success | Failed | Expired; Success -> Refund.
+         * @enum {string}
+         */
+        PaymentStatus: "Pending" | "Success" | "Failed" | "Expired" | "Refund";
+        /**
+         * @description Initiated -> Processing -> Success | Failed; Initiated -> Failed.
+         * @enum {string}
+         */
+        PayoutStatus: "Initiated" | "Processing" | "Success" | "Failed";
+        /**
+         * @description What happened to the payment or payout.
+         * @enum {string}
+         */
+        WebhookEventType: "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.late_credited" | "payout.succeeded" | "payout.failed";
+        /**
+         * @description pending (being delivered or retried), delivered, failed (retries exhausted), no_destination (no URL configured; nothing sent).
+         * @enum {string}
+         */
+        WebhookDeliveryStatus: "pending" | "delivered" | "failed" | "no_destination";
+        /**
+         * @description Stable UPPER_SNAKE reason; docs/errors.md says when each is given.
+         * @enum {string}
+         */
+        ErrorReason: "INVALID_JSON" | "INVALID_REQUEST" | "VALIDATION_FAILED" | "UNSUPPORTED_CURRENCY" | "UNSUPPORTED_METHOD" | "INVALID_BANK_CODE" | "MISSING_CREDENTIALS" | "INVALID_TIMESTAMP" | "TIMESTAMP_OUT_OF_WINDOW" | "UNKNOWN_MERCHANT" | "INVALID_SIGNATURE" | "SIGNATURE_REUSED" | "UNAUTHORIZED" | "MERCHANT_DISABLED" | "METHOD_NOT_ENABLED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "DUPLICATE_MERCHANT_REF" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_BALANCE" | "PAYMENT_NOT_REFUNDABLE" | "REFUND_WINDOW_EXPIRED" | "PAYMENT_NOT_SUCCESSFUL" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+        /** @description The envelope of every error answer. */
+        Error: {
+            /**
+             * @description The HTTP status as a string.
+             * @example 400
+             */
+            code: string;
+            message: components["schemas"]["ErrorReason"];
+            data: {
+                /** @description One human sentence. */
+                detail: string;
+                /** @description Validation failures only: each refused field. */
+                errors?: {
+                    field: string;
+                    problem: string;
+                }[];
+            };
+        };
+        PaymentInitiateResult: {
+            /** @description The reference the service assigned (UUID v7). */
+            transactionRef: string;
+            merchantRef: string;
+            method: components["schemas"]["PayInMethod"];
+            currency?: components["schemas"]["Currency"];
+            /** @description Major units. */
+            amount: number;
+            /** @description Open in the payer's browser; valid for 30 minutes. */
+            checkoutUrl: string;
+            status: components["schemas"]["PaymentStatus"];
+            /**
+             * @description When the checkout closes and an unpaid payment becomes Expired.
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            expiresAt: string;
+        };
+        PaymentRecord: {
+            transactionRef: string;
+            merchantRef: string;
+            method: components["schemas"]["PayInMethod"];
+            currency: components["schemas"]["Currency"];
+            /** @description Major units. */
+            amount: number;
+            name: string;
+            email: string;
+            phone: string;
+            redirectUrl: string;
+            webhookUrl?: string;
+            status: components["schemas"]["PaymentStatus"];
+            /** @description What the payer paid; 0 until the payment succeeded. */
+            paidAmount: number;
+            /** @description Fixed at creation; charged only when the payment succeeds. */
+            fee: number;
+            /**
+             * @description ISO-8601 UTC.
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * @description ISO-8601 UTC.
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            updatedAt: string;
+            /**
+             * @description When the payment reached Success, Failed or Expired.
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            completedAt?: string;
+            /**
+             * @description ISO-8601 UTC.
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            expiresAt: string;
+            /**
+             * @description ISO-8601 UTC.
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            refundedAt?: string;
+            /** @description UPPER_SNAKE, on Failed payments. */
+            failureReason?: string;
+            /** @description Would payment/refund be accepted now? */
+            refundable: boolean;
+            /**
+             * @description Last moment of the refund window (successful payments of refundable methods).
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            refundableUntil?: string;
+        };
+        PaymentRefundResult: {
+            transactionRef: string;
+            merchantRef: string;
+            currency: components["schemas"]["Currency"];
+            method: components["schemas"]["PayInMethod"];
+            /** @description Major units. */
+            amount: number;
+            /** @description What was paid, and so refunded. */
+            paidAmount: number;
+            /** @description The fee of the payment; a refund does not return it. */
+            fee: number;
+            status: components["schemas"]["PaymentStatus"];
+            /**
+             * @description ISO-8601 UTC.
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            refundedAt?: string;
+        };
+        PaymentMethods: {
+            currency: components["schemas"]["Currency"];
+            payin: {
+                method: components["schemas"]["PayInMethod"];
+                minAmount: number;
+                maxAmount: number;
+                fee: {
+                    /** @description Percentage part in basis points (150 = 1.5 %). */
+                    bps: number;
+                    percent: number;
+                    /** @description Fixed part in major units. */
+                    fixed: number;
+                };
+                /** @description Can a successful payment be refunded? */
+                refundable: boolean;
+            }[];
+            payout: {
+                method: components["schemas"]["PayoutMethod"];
+                minAmount: number;
+                maxAmount: number;
+                fee: {
+                    /** @description Percentage part in basis points (150 = 1.5 %). */
+                    bps: number;
+                    percent: number;
+                    /** @description Fixed part in major units. */
+                    fixed: number;
+                };
+            }[];
+        };
+        PayoutInitiateResult: {
+            /** @description The reference the service assigned (UUID v7). */
+            transactionRef: string;
+            merchantRef: string;
+            method: components["schemas"]["PayoutMethod"];
+            currency: components["schemas"]["Currency"];
+            amount: number;
+            /** @description Reserved with the amount; charged when the payout succeeds, returned when it fails. */
+            fee: number;
+            status: components["schemas"]["PayoutStatus"];
+        };
+        PayoutRecord: {
+            transactionRef: string;
+            merchantRef: string;
+            method: components["schemas"]["PayoutMethod"];
+            currency: components["schemas"]["Currency"];
+            amount: number;
+            fee: number;
+            bankCode?: string;
+            name: string;
+            account: string;
+            phone: string;
+            email: string;
+            webhookUrl?: string;
+            status: components["schemas"]["PayoutStatus"];
+            createdAt: string;
+            updatedAt: string;
+            /** @description When the payout reached Success or Failed. */
+            completedAt?: string;
+            /** @description UPPER_SNAKE, on Failed payouts (e.g. INVALID_ACCOUNT). */
+            failureReason?: string;
+            /** @description The upstream's reference of the transfer (UTR, NIP session id ...). */
+            upstreamRef?: string;
+        };
+        BankEntry: {
+            bankCode: string;
+            bankName: string;
+        };
+        Balance: {
+            currency: components["schemas"]["Currency"];
+            available: number;
+            pending: number;
+            held: number;
+            credit: number;
+            security: number;
+        };
+        UsdtRate: {
+            currency: components["schemas"]["Currency"];
+            /** @description Local currency credited per USDT deposited (reference less the deposit spread). */
+            deposit: number;
+            /** @description Local currency charged per USDT withdrawn (reference plus the withdraw spread). */
+            withdraw: number;
+            /** @description When the operator set this rate (ISO-8601 UTC). */
+            updatedAt: string;
+        };
+        WebhookEvent: {
+            /** @description The event id; also the webhook-id header. Deduplicate on it. */
+            id: string;
+            merchantId: string;
+            type: components["schemas"]["WebhookEventType"];
+            /** @enum {string} */
+            resourceKind: "payment" | "payout";
+            /** @description The transactionRef of the payment or payout */
+            resourceRef: string;
+            url: string | null;
+            status: components["schemas"]["WebhookDeliveryStatus"];
+            attemptCount: number;
+            nextAttemptAt: string | null;
+            createdAt: string;
+            deliveredAt: string | null;
+            lastError: string | null;
+        };
+        WebhookAttempt: {
+            attemptNo: number;
+            startedAt: string;
+            durationMs: number;
+            httpStatus: number | null;
+            error: string | null;
+            responseSnippet: string | null;
+        };
+        WebhookEventDetail: {
+            /** @description The event id; also the webhook-id header. Deduplicate on it. */
+            id: string;
+            merchantId: string;
+            type: components["schemas"]["WebhookEventType"];
+            /** @enum {string} */
+            resourceKind: "payment" | "payout";
+            /** @description The transactionRef of the payment or payout */
+            resourceRef: string;
+            url: string | null;
+            status: components["schemas"]["WebhookDeliveryStatus"];
+            attemptCount: number;
+            nextAttemptAt: string | null;
+            createdAt: string;
+            deliveredAt: string | null;
+            lastError: string | null;
+            /** @description The body as sent: the record, flat, plus its event object */
+            payload: unknown;
+            attempts: components["schemas"]["WebhookAttempt"][];
+        };
+        WebhookEventPage: {
+            events: components["schemas"]["WebhookEvent"][];
+            nextBefore: string | null;
+        };
+        /** @description The payment record exactly as payment/status returns it, flat, plus the event (and lateCredit on payment.late_credited). */
+        PaymentWebhook: components["schemas"]["PaymentRecord"] & {
+            event: {
+                /** @description The event id, also sent as the webhook-id header; deduplicate on it. */
+                id: string;
+                /** @enum {string} */
+                type: "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.late_credited";
+                createdAt: string;
+            };
+            /** @description payment.late_credited only: the late money the operator credited. */
+            lateCredit?: {
+                /** @description What arrived after expiry, major units */
+                paidAmount: number;
+                /** @description The payment's fee, capped at paidAmount */
+                fee: number;
+                /** @description paidAmount - fee, now in pending like any payment */
+                credited: number;
+                receivedAt: string;
+                creditedAt: string | null;
+            };
+        };
+        /** @description The payout record exactly as payout/status returns it, flat, plus the event. */
+        PayoutWebhook: components["schemas"]["PayoutRecord"] & {
+            event: {
+                /** @description The event id, also sent as the webhook-id header; deduplicate on it. */
+                id: string;
+                /** @enum {string} */
+                type: "payout.succeeded" | "payout.failed";
+                createdAt: string;
+            };
+        };
+        PublicKey: {
+            /** @enum {string} */
+            algorithm: "RSA-SHA512";
+            /** @description SPKI PEM of the service RSA key */
+            publicKeyPem: string;
+        };
+        /** @enum {string} */
+        KeyType: "RSA-SHA512" | "HMAC-SHA256";
+        Merchant: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            status: "active" | "disabled";
+            /** @enum {string} */
+            mode: "sandbox" | "live";
+            rateLimitPerSecond: number;
+            paymentWebhookUrl: string | null;
+            payoutWebhookUrl: string | null;
+            createdAt: string;
+        };
+        ApiKey: {
+            id: string;
+            type: components["schemas"]["KeyType"];
+            label: string | null;
+            /** @enum {string} */
+            status: "active" | "revoked";
+            createdAt: string;
+            publicKeyPem: string | null;
+        };
+        /** @description A new key as its owner sees it once. */
+        IssuedKey: {
+            keyId: string;
+            type: components["schemas"]["KeyType"];
+            /** @description Generated RSA private key, shown once, when no public key was given. */
+            privateKeyPem?: string;
+            publicKeyPem?: string;
+            /** @description HMAC-SHA256 keys: the secret, shown once. */
+            secret?: string;
+        };
+        RateSetting: {
+            currency: components["schemas"]["Currency"];
+            /** @description Local currency per USDT. */
+            reference: number;
+            depositSpreadBps: number;
+            withdrawSpreadBps: number;
+            deposit: number;
+            withdraw: number;
+            setAt: string;
+            setBy: string;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    accountBalance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    currency: components["schemas"]["Currency"];
+                };
+            };
+        };
+        responses: {
+            /** @description The five balances, from the ledger. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["Balance"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD, INVALID_BANK_CODE. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: MISSING_CREDENTIALS, INVALID_TIMESTAMP, TIMESTAMP_OUT_OF_WINDOW, UNKNOWN_MERCHANT, INVALID_SIGNATURE, SIGNATURE_REUSED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description MERCHANT_DISABLED, or METHOD_NOT_ENABLED for what this merchant may not use. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's request rate; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored; quote the Request-Id header. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    accountUsdtRate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    currency: components["schemas"]["Currency"];
+                };
+            };
+        };
+        responses: {
+            /** @description The current rates. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["UsdtRate"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD, INVALID_BANK_CODE. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: MISSING_CREDENTIALS, INVALID_TIMESTAMP, TIMESTAMP_OUT_OF_WINDOW, UNKNOWN_MERCHANT, INVALID_SIGNATURE, SIGNATURE_REUSED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description MERCHANT_DISABLED, or METHOD_NOT_ENABLED for what this merchant may not use. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the operator has not set a rate for this currency yet. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's request rate; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored; quote the Request-Id header. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    payoutBankCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    currency: components["schemas"]["Currency"];
+                };
+            };
+        };
+        responses: {
+            /** @description The banks of the currency. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["BankEntry"][];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD, INVALID_BANK_CODE. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: MISSING_CREDENTIALS, INVALID_TIMESTAMP, TIMESTAMP_OUT_OF_WINDOW, UNKNOWN_MERCHANT, INVALID_SIGNATURE, SIGNATURE_REUSED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description MERCHANT_DISABLED, or METHOD_NOT_ENABLED for what this merchant may not use. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's request rate; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored; quote the Request-Id header. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    paymentInitiate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Your own reference: 1 to 64 of A-Z a-z 0-9 _ -. Unique among your payments.
+                     * @example order-10023
+                     */
+                    merchantRef: string & unknown;
+                    method: components["schemas"]["PayInMethod"];
+                    currency: components["schemas"]["Currency"];
+                    /**
+                     * @description Major units, at most 2 decimals, within the method bounds.
+                     * @example 1500.5
+                     */
+                    amount: number;
+                    /** @description Payer name. */
+                    name: string & unknown;
+                    /** @description Payer e-mail. */
+                    email: string & unknown;
+                    /** @description Payer phone, 6 to 15 digits. EGP WALLET, IDR OVO and DANA need a mobile number of that country. */
+                    phone: string & unknown;
+                    /** @description Where the payer returns after paying: https (sandbox merchants may use http://localhost). */
+                    redirectUrl: string;
+                    /** @description Where this payment's webhooks go; defaults to your configured payment webhook URL. */
+                    webhookUrl?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The payment (new, or the original one for a repeated body); currency is absent for INR. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["PaymentInitiateResult"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD, INVALID_BANK_CODE. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: MISSING_CREDENTIALS, INVALID_TIMESTAMP, TIMESTAMP_OUT_OF_WINDOW, UNKNOWN_MERCHANT, INVALID_SIGNATURE, SIGNATURE_REUSED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description MERCHANT_DISABLED, or METHOD_NOT_ENABLED for what this merchant may not use. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description DUPLICATE_MERCHANT_REF: the merchantRef was used with a different body. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's request rate; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored; quote the Request-Id header. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    paymentStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Exactly one of transactionRef and merchantRef. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The reference the service assigned (UUID v7).
+                     * @example 0193a8f2-7c1e-7d3a-9b5e-2f4c6d8e0a1b
+                     */
+                    transactionRef?: string;
+                    /**
+                     * @description Your own reference: 1 to 64 of A-Z a-z 0-9 _ -. Unique among your payments.
+                     * @example order-10023
+                     */
+                    merchantRef?: string & unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The payment record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["PaymentRecord"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD, INVALID_BANK_CODE. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: MISSING_CREDENTIALS, INVALID_TIMESTAMP, TIMESTAMP_OUT_OF_WINDOW, UNKNOWN_MERCHANT, INVALID_SIGNATURE, SIGNATURE_REUSED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description MERCHANT_DISABLED, or METHOD_NOT_ENABLED for what this merchant may not use. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such payment for this merchant (another merchant's looks the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's request rate; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored; quote the Request-Id header. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    paymentFetch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Exactly one of transactionRef and merchantRef. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The reference the service assigned (UUID v7).
+                     * @example 0193a8f2-7c1e-7d3a-9b5e-2f4c6d8e0a1b
+                     */
+                    transactionRef?: string;
+                    /**
+                     * @description Your own reference: 1 to 64 of A-Z a-z 0-9 _ -. Unique among your payments.
+                     * @example order-10023
+                     */
+                    merchantRef?: string & unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The payment record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["PaymentRecord"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD, INVALID_BANK_CODE. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: MISSING_CREDENTIALS, INVALID_TIMESTAMP, TIMESTAMP_OUT_OF_WINDOW, UNKNOWN_MERCHANT, INVALID_SIGNATURE, SIGNATURE_REUSED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description MERCHANT_DISABLED, or METHOD_NOT_ENABLED for what this merchant may not use. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such payment for this merchant (another merchant's looks the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's request rate; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored; quote the Request-Id header. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    paymentRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The reference the service assigned (UUID v7).
+                     * @example 0193a8f2-7c1e-7d3a-9b5e-2f4c6d8e0a1b
+                     */
+                    transactionRef: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The refund (made now, or the one made before); status is Refund. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["PaymentRefundResult"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD, INVALID_BANK_CODE. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: MISSING_CREDENTIALS, INVALID_TIMESTAMP, TIMESTAMP_OUT_OF_WINDOW, UNKNOWN_MERCHANT, INVALID_SIGNATURE, SIGNATURE_REUSED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description MERCHANT_DISABLED, or METHOD_NOT_ENABLED for what this merchant may not use. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such payment for this merchant (another merchant's looks the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYMENT_NOT_SUCCESSFUL, PAYMENT_NOT_REFUNDABLE, REFUND_WINDOW_EXPIRED or INSUFFICIENT_BALANCE; nothing was refunded. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's request rate; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored; quote the Request-Id header. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    paymentMethods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    currency: components["schemas"]["Currency"];
+                };
+            };
+        };
+        responses: {
+            /** @description The methods of the currency with your bounds and fees. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["PaymentMethods"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD, INVALID_BANK_CODE. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: MISSING_CREDENTIALS, INVALID_TIMESTAMP, TIMESTAMP_OUT_OF_WINDOW, UNKNOWN_MERCHANT, INVALID_SIGNATURE, SIGNATURE_REUSED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description MERCHANT_DISABLED, or METHOD_NOT_ENABLED for what this merchant may not use. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's request rate; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored; quote the Request-Id header. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    payoutInitiate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Your own reference: 1 to 64 of A-Z a-z 0-9 _ -. Unique among your payouts.
+                     * @example wd-10023
+                     */
+                    merchantRef: string & unknown;
+                    currency: components["schemas"]["Currency"];
+                    method: components["schemas"]["PayoutMethod"];
+                    /**
+                     * @description Major units, at most 2 decimals, within the method bounds. The fee is charged on top.
+                     * @example 2500
+                     */
+                    amount: number;
+                    /**
+                     * @description INR BANK: the 11-character IFSC; NGN, IDR, EGP BANK: a code from payout/bankCode; omitted for INR UPI and EGP WALLET.
+                     * @example HDFC0001234
+                     */
+                    bankCode?: string;
+                    /** @description Beneficiary name. */
+                    name: string & unknown;
+                    /**
+                     * @description Bank account number (digits; NGN 10 digits), UPI VPA (INR UPI) or 11-digit mobile number (EGP WALLET).
+                     * @example 50100012345678
+                     */
+                    account: string;
+                    /** @description Beneficiary phone, 6 to 15 digits. */
+                    phone: string & unknown;
+                    /** @description Beneficiary e-mail. */
+                    email: string & unknown;
+                    /** @description Where this payout's webhooks go; defaults to your configured payout webhook URL. */
+                    webhookUrl?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The payout (new, or the original one for a repeated body). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["PayoutInitiateResult"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD, INVALID_BANK_CODE. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: MISSING_CREDENTIALS, INVALID_TIMESTAMP, TIMESTAMP_OUT_OF_WINDOW, UNKNOWN_MERCHANT, INVALID_SIGNATURE, SIGNATURE_REUSED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description MERCHANT_DISABLED, or METHOD_NOT_ENABLED for what this merchant may not use. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description DUPLICATE_MERCHANT_REF: the merchantRef was used with a different body. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_BALANCE: amount + fee exceeds available + credit; nothing was stored. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's request rate; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored; quote the Request-Id header. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    payoutStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Exactly one of transactionRef and merchantRef. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The reference the service assigned (UUID v7).
+                     * @example 0193a8f2-7c1e-7d3a-9b5e-2f4c6d8e0a1b
+                     */
+                    transactionRef?: string;
+                    /**
+                     * @description Your own reference: 1 to 64 of A-Z a-z 0-9 _ -. Unique among your payouts.
+                     * @example wd-10023
+                     */
+                    merchantRef?: string & unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The payout record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["PayoutRecord"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD, INVALID_BANK_CODE. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: MISSING_CREDENTIALS, INVALID_TIMESTAMP, TIMESTAMP_OUT_OF_WINDOW, UNKNOWN_MERCHANT, INVALID_SIGNATURE, SIGNATURE_REUSED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description MERCHANT_DISABLED, or METHOD_NOT_ENABLED for what this merchant may not use. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such payout for this merchant (another merchant's looks the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's request rate; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored; quote the Request-Id header. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    payoutFetch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Exactly one of transactionRef and merchantRef. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The reference the service assigned (UUID v7).
+                     * @example 0193a8f2-7c1e-7d3a-9b5e-2f4c6d8e0a1b
+                     */
+                    transactionRef?: string;
+                    /**
+                     * @description Your own reference: 1 to 64 of A-Z a-z 0-9 _ -. Unique among your payouts.
+                     * @example wd-10023
+                     */
+                    merchantRef?: string & unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The payout record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["PayoutRecord"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD, INVALID_BANK_CODE. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: MISSING_CREDENTIALS, INVALID_TIMESTAMP, TIMESTAMP_OUT_OF_WINDOW, UNKNOWN_MERCHANT, INVALID_SIGNATURE, SIGNATURE_REUSED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description MERCHANT_DISABLED, or METHOD_NOT_ENABLED for what this merchant may not use. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such payout for this merchant (another merchant's looks the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's request rate; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored; quote the Request-Id header. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sandboxPaymentComplete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    transactionRef: string;
+                    /** @description Success: the payer pays. Failed: the bank declines. */
+                    outcome: "Success" | "Failed";
+                };
+            };
+        };
+        responses: {
+            /** @description The payment record after the outcome. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["PaymentRecord"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD, INVALID_BANK_CODE. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: MISSING_CREDENTIALS, INVALID_TIMESTAMP, TIMESTAMP_OUT_OF_WINDOW, UNKNOWN_MERCHANT, INVALID_SIGNATURE, SIGNATURE_REUSED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description MERCHANT_DISABLED, or METHOD_NOT_ENABLED for what this merchant may not use. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such payment for this merchant (another merchant's looks the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's request rate; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored; quote the Request-Id header. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    webhookEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default 50 */
+                    limit?: number;
+                    status?: components["schemas"]["WebhookDeliveryStatus"];
+                    /** @example evt_019a8f3c5d2e7b4c8a1f6e0d9c8b7a65 */
+                    before?: string & unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description One page of events, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["WebhookEventPage"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD, INVALID_BANK_CODE. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: MISSING_CREDENTIALS, INVALID_TIMESTAMP, TIMESTAMP_OUT_OF_WINDOW, UNKNOWN_MERCHANT, INVALID_SIGNATURE, SIGNATURE_REUSED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description MERCHANT_DISABLED, or METHOD_NOT_ENABLED for what this merchant may not use. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's request rate; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored; quote the Request-Id header. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    webhookEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example evt_019a8f3c5d2e7b4c8a1f6e0d9c8b7a65 */
+                    eventId: string & unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The event, its body as sent and its attempts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["WebhookEventDetail"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD, INVALID_BANK_CODE. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: MISSING_CREDENTIALS, INVALID_TIMESTAMP, TIMESTAMP_OUT_OF_WINDOW, UNKNOWN_MERCHANT, INVALID_SIGNATURE, SIGNATURE_REUSED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description MERCHANT_DISABLED, or METHOD_NOT_ENABLED for what this merchant may not use. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such event for this merchant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's request rate; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored; quote the Request-Id header. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    webhookResend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example evt_019a8f3c5d2e7b4c8a1f6e0d9c8b7a65 */
+                    eventId: string & unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The event, pending again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["WebhookEvent"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD, INVALID_BANK_CODE. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: MISSING_CREDENTIALS, INVALID_TIMESTAMP, TIMESTAMP_OUT_OF_WINDOW, UNKNOWN_MERCHANT, INVALID_SIGNATURE, SIGNATURE_REUSED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description MERCHANT_DISABLED, or METHOD_NOT_ENABLED for what this merchant may not use. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such event for this merchant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: no webhook URL is configured for this kind of event; set one, then resend. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's request rate; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored; quote the Request-Id header. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListMerchants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every merchant. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["Merchant"][];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminCreateMerchant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    mode?: "sandbox" | "live";
+                    keyType?: components["schemas"]["KeyType"];
+                    publicKeyPem?: string;
+                    rateLimitPerSecond?: number;
+                    paymentWebhookUrl?: string | null;
+                    payoutWebhookUrl?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The merchant, its first key and its webhook secret (secrets shown once). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: {
+                            merchant: components["schemas"]["Merchant"];
+                            key: components["schemas"]["IssuedKey"];
+                            /** @description The whsec_ secret, shown once. */
+                            webhookSecret: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetMerchant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The merchant. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["Merchant"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such merchant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminDisableMerchant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The merchant afterwards. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["Merchant"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such merchant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminEnableMerchant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The merchant afterwards. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["Merchant"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such merchant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys, oldest first (none for an unknown merchant). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["ApiKey"][];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminAddKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    type: components["schemas"]["KeyType"];
+                    publicKeyPem?: string;
+                    label?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new key; a generated private key or HMAC secret is shown once. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["IssuedKey"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such merchant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: the merchant already has two active keys; revoke one first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminRevokeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key is revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: {
+                            revoked: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such key of this merchant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminSetWebhookUrls: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    paymentWebhookUrl?: string | null;
+                    payoutWebhookUrl?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The merchant afterwards. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["Merchant"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such merchant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminRotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new whsec_ secret, shown once. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: {
+                            webhookSecret: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such merchant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminSetRateLimit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    perSecond: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The merchant afterwards. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["Merchant"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such merchant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminSetRate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                currency: "INR" | "EGP" | "NGN" | "IDR";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Local currency per USDT as a decimal string, up to 6 decimals
+                     * @example 88.25
+                     */
+                    reference: string;
+                    depositSpreadBps: number;
+                    withdrawSpreadBps: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The rate now in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["RateSetting"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListRates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rate of every currency that has one. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["RateSetting"][];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListWebhookEvents: {
+        parameters: {
+            query?: {
+                merchantId?: string;
+                status?: components["schemas"]["WebhookDeliveryStatus"];
+                /** @description 1 to 200 */
+                limit?: string & unknown;
+                /** @example evt_019a8f3c5d2e7b4c8a1f6e0d9c8b7a65 */
+                before?: string & unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of events, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["WebhookEventPage"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetWebhookEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example evt_019a8f3c5d2e7b4c8a1f6e0d9c8b7a65 */
+                id: string & unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event, its body as sent and its attempts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["WebhookEventDetail"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such event. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminResendWebhookEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example evt_019a8f3c5d2e7b4c8a1f6e0d9c8b7a65 */
+                id: string & unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event, pending again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["WebhookEvent"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such event. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: no webhook URL is configured for this kind of event; set the merchant's, then resend. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetBalances: {
+        parameters: {
+            query: {
+                currency: components["schemas"]["Currency"];
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The five balances. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["Balance"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such merchant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetJournal: {
+        parameters: {
+            query?: {
+                /** @description 1 to 500 */
+                limit?: string & unknown;
+                before?: string;
+                currency?: components["schemas"]["Currency"];
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of journal entries, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: {
+                            entries: {
+                                id: string;
+                                kind: string;
+                                ref: string;
+                                currency: string;
+                                reason: string | null;
+                                actor: string | null;
+                                createdAt: string;
+                                postings: {
+                                    account: string;
+                                    kind: string;
+                                    channel: string | null;
+                                    merchantId: string | null;
+                                    amount: number;
+                                }[];
+                            }[];
+                            nextBefore: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such merchant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminCredit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    currency: components["schemas"]["Currency"];
+                    /**
+                     * @description Major units, at most 2 decimals
+                     * @example 1500.5
+                     */
+                    amount: number;
+                    /** @description Why; kept in the journal and the audit log */
+                    reason: string;
+                    action: "grant" | "lower";
+                    /** @description Repeating a request with the same key posts nothing new */
+                    idempotencyKey?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The journal entry posted (or replayed) and the balances afterwards. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: {
+                            entryId: string;
+                            replayed: boolean;
+                            balances: components["schemas"]["Balance"];
+                        };
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such merchant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_BALANCE: the move would make a balance negative; nothing was posted. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminSecurityDeposit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    currency: components["schemas"]["Currency"];
+                    /**
+                     * @description Major units, at most 2 decimals
+                     * @example 1500.5
+                     */
+                    amount: number;
+                    /** @description Why; kept in the journal and the audit log */
+                    reason: string;
+                    action: "deposit" | "release";
+                    /** @description Repeating a request with the same key posts nothing new */
+                    idempotencyKey?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The journal entry posted (or replayed) and the balances afterwards. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: {
+                            entryId: string;
+                            replayed: boolean;
+                            balances: components["schemas"]["Balance"];
+                        };
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such merchant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_BALANCE: the move would make a balance negative; nothing was posted. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminAdjust: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    currency: components["schemas"]["Currency"];
+                    account: "available" | "pending" | "security";
+                    /**
+                     * @description Signed major units: positive credits the account, negative debits it
+                     * @example -12.34
+                     */
+                    amount: number;
+                    /** @description Why; kept in the journal and the audit log */
+                    reason: string;
+                    /** @description Repeating a request with the same key posts nothing new */
+                    idempotencyKey?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The journal entry posted (or replayed) and the balances afterwards. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: {
+                            entryId: string;
+                            replayed: boolean;
+                            balances: components["schemas"]["Balance"];
+                        };
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such merchant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_BALANCE: the move would make a balance negative; nothing was posted. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminSetFee: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    currency: components["schemas"]["Currency"];
+                    method: string;
+                    direction: "payin" | "payout";
+                    /** @description Basis points of the amount (100 = 1%) */
+                    bps: number;
+                    /** @description Fixed part in major units */
+                    fixed: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The fee now in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: {
+                            currency: string;
+                            method: string;
+                            direction: string;
+                            bps: number;
+                            fixed: number;
+                        };
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such merchant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminSetLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    currency: components["schemas"]["Currency"];
+                    method: string;
+                    direction: "payin" | "payout";
+                    /**
+                     * @description Major units, at most 2 decimals
+                     * @example 1500.5
+                     */
+                    min: number;
+                    /**
+                     * @description Major units, at most 2 decimals
+                     * @example 1500.5
+                     */
+                    max: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The bounds now in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: {
+                            currency: string;
+                            method: string;
+                            direction: string;
+                            min: number;
+                            max: number;
+                        };
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such merchant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminVerifyLedger: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The verdict and every violation found. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: {
+                            ok: boolean;
+                            violations: {
+                                code: string;
+                                subject: string;
+                                detail: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminSettle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What was settled; more is true when another run has work left. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: {
+                            settled: {
+                                merchantId: string;
+                                currency: string;
+                                amount: number;
+                                repaidCredit: number;
+                            }[];
+                            more: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminStuckPayouts: {
+        parameters: {
+            query?: {
+                /** @description Unchanged for at least this long; default 900. */
+                olderThanSeconds?: string & unknown;
+                /** @description 1 to 500, default 100. */
+                limit?: string & unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stuck payouts, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: {
+                            payouts: ({
+                                transactionRef: string;
+                                merchantId: string;
+                                merchantRef: string;
+                                status: string;
+                                submitAttempts: number;
+                                queryAttempts: number;
+                                ageSeconds: number;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                        };
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminQueryPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ref: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payout after the upstream's answer was applied. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: {
+                            payout: {
+                                transactionRef: string;
+                                merchantId: string;
+                                merchantRef: string;
+                                status: string;
+                                submitAttempts: number;
+                                queryAttempts: number;
+                                ageSeconds: number;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            upstream: null | ({
+                                status: string;
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            note?: string;
+                        };
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such payout. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListHeldMoney: {
+        parameters: {
+            query?: {
+                merchantId?: string;
+                status?: "open" | "returning" | "returned" | "credited";
+                /** @description 1 to 200, default 50 */
+                limit?: string & unknown;
+                /** @description The payment's transactionRef */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of held items. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: {
+                            items: {
+                                transactionRef: string;
+                                merchantId: string;
+                                merchantRef: string;
+                                currency: string;
+                                method: string;
+                                /** @description Expired or Failed: the payment is never resurrected */
+                                paymentStatus: string;
+                                /** @enum {string} */
+                                reason: "late";
+                                amountAsked: number;
+                                amountHeld: number;
+                                amountMismatch: boolean;
+                                receivedAt: string;
+                                status: "open" | "returning" | "returned" | "credited";
+                                heldBecause: string | null;
+                                resolvedBy: string | null;
+                                resolvedAt: string | null;
+                                note: string | null;
+                                fee: number | null;
+                                credited: number | null;
+                                refundRef: string | null;
+                            }[];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetHeldMoney: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payment's transactionRef */
+                ref: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The held item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: {
+                            transactionRef: string;
+                            merchantId: string;
+                            merchantRef: string;
+                            currency: string;
+                            method: string;
+                            /** @description Expired or Failed: the payment is never resurrected */
+                            paymentStatus: string;
+                            /** @enum {string} */
+                            reason: "late";
+                            amountAsked: number;
+                            amountHeld: number;
+                            amountMismatch: boolean;
+                            receivedAt: string;
+                            status: "open" | "returning" | "returned" | "credited";
+                            heldBecause: string | null;
+                            resolvedBy: string | null;
+                            resolvedAt: string | null;
+                            note: string | null;
+                            fee: number | null;
+                            credited: number | null;
+                            refundRef: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no held money for this transactionRef. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminReturnHeldMoney: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payment's transactionRef */
+                ref: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why; kept with the item, in the journal entry and the audit log */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The item after the resolution. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: {
+                            item: {
+                                transactionRef: string;
+                                merchantId: string;
+                                merchantRef: string;
+                                currency: string;
+                                method: string;
+                                /** @description Expired or Failed: the payment is never resurrected */
+                                paymentStatus: string;
+                                /** @enum {string} */
+                                reason: "late";
+                                amountAsked: number;
+                                amountHeld: number;
+                                amountMismatch: boolean;
+                                receivedAt: string;
+                                status: "open" | "returning" | "returned" | "credited";
+                                heldBecause: string | null;
+                                resolvedBy: string | null;
+                                resolvedAt: string | null;
+                                note: string | null;
+                                fee: number | null;
+                                credited: number | null;
+                                refundRef: string | null;
+                            };
+                            /** @description true when the item was already resolved this way; nothing changed */
+                            replayed: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no held money for this transactionRef. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: the item was already resolved the other way. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYMENT_NOT_REFUNDABLE: the channel cannot send this money back, or refused to. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: the channel did not answer; the item stays returning and the call may be repeated. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminCreditHeldMoney: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payment's transactionRef */
+                ref: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why; kept with the item, in the journal entry and the audit log */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The item after the resolution. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: {
+                            item: {
+                                transactionRef: string;
+                                merchantId: string;
+                                merchantRef: string;
+                                currency: string;
+                                method: string;
+                                /** @description Expired or Failed: the payment is never resurrected */
+                                paymentStatus: string;
+                                /** @enum {string} */
+                                reason: "late";
+                                amountAsked: number;
+                                amountHeld: number;
+                                amountMismatch: boolean;
+                                receivedAt: string;
+                                status: "open" | "returning" | "returned" | "credited";
+                                heldBecause: string | null;
+                                resolvedBy: string | null;
+                                resolvedAt: string | null;
+                                note: string | null;
+                                fee: number | null;
+                                credited: number | null;
+                                refundRef: string | null;
+                            };
+                            /** @description true when the item was already resolved this way; nothing changed */
+                            replayed: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no held money for this transactionRef. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: the item was already resolved the other way. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYMENT_NOT_REFUNDABLE: the channel cannot send this money back, or refused to. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: the channel did not answer; the item stays returning and the call may be repeated. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListAudit: {
+        parameters: {
+            query?: {
+                merchantId?: string;
+                /** @example merchant.disable */
+                action?: string & unknown;
+                /**
+                 * @description ISO-8601 time: entries at or after it
+                 * @example 2025-06-01T00:00:00Z
+                 */
+                since?: string;
+                /** @description 1 to 200, default 50 */
+                limit?: string & unknown;
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of audit entries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: {
+                            items: {
+                                id: string;
+                                /**
+                                 * @example admin
+                                 * @example cli:ops
+                                 */
+                                actor: string;
+                                action: string;
+                                target: string;
+                                merchantId: string | null;
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                                createdAt: string;
+                            }[];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    servicePublicKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The public key; no signature needed to fetch it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["PublicKey"];
+                    };
+                };
+            };
+        };
+    };
+    health: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Alive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example ok */
+                        status: string;
+                    };
+                };
+            };
+        };
+    };
+    readiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready to serve. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example ready */
+                        status: string;
+                        /** @example sqlite */
+                        store: string;
+                    };
+                };
+            };
+            /** @description Not ready: shutting down or the database is unreachable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example ready */
+                        status: string;
+                        /** @example sqlite */
+                        store: string;
+                    };
+                };
+            };
+        };
+    };
+    metrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prometheus text exposition format. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    paymentSucceededWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Your merchant id. */
+                MerchantID: string;
+                /** @description Unix seconds when this attempt was signed. */
+                Timestamp: string;
+                /** @description base64 RSA-SHA512 signature by the service's key (GET /v1/public-key) of hex(SHA512(rawBody)) + Timestamp. */
+                Signature: string;
+                /** @description The event id (event.id in the body); deduplicate on it. */
+                "webhook-id": string;
+                /** @description The same Unix seconds as Timestamp. */
+                "webhook-timestamp": string;
+                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentWebhook"];
+            };
+        };
+        responses: {
+            /** @description Acknowledged: any 2xx within 15 seconds; the body is ignored (SUCCESS as plain text is fine). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 15 seconds: retried with backoff for about 28 hours, then marked failed. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentFailedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Your merchant id. */
+                MerchantID: string;
+                /** @description Unix seconds when this attempt was signed. */
+                Timestamp: string;
+                /** @description base64 RSA-SHA512 signature by the service's key (GET /v1/public-key) of hex(SHA512(rawBody)) + Timestamp. */
+                Signature: string;
+                /** @description The event id (event.id in the body); deduplicate on it. */
+                "webhook-id": string;
+                /** @description The same Unix seconds as Timestamp. */
+                "webhook-timestamp": string;
+                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentWebhook"];
+            };
+        };
+        responses: {
+            /** @description Acknowledged: any 2xx within 15 seconds; the body is ignored (SUCCESS as plain text is fine). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 15 seconds: retried with backoff for about 28 hours, then marked failed. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentExpiredWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Your merchant id. */
+                MerchantID: string;
+                /** @description Unix seconds when this attempt was signed. */
+                Timestamp: string;
+                /** @description base64 RSA-SHA512 signature by the service's key (GET /v1/public-key) of hex(SHA512(rawBody)) + Timestamp. */
+                Signature: string;
+                /** @description The event id (event.id in the body); deduplicate on it. */
+                "webhook-id": string;
+                /** @description The same Unix seconds as Timestamp. */
+                "webhook-timestamp": string;
+                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentWebhook"];
+            };
+        };
+        responses: {
+            /** @description Acknowledged: any 2xx within 15 seconds; the body is ignored (SUCCESS as plain text is fine). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 15 seconds: retried with backoff for about 28 hours, then marked failed. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentRefundedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Your merchant id. */
+                MerchantID: string;
+                /** @description Unix seconds when this attempt was signed. */
+                Timestamp: string;
+                /** @description base64 RSA-SHA512 signature by the service's key (GET /v1/public-key) of hex(SHA512(rawBody)) + Timestamp. */
+                Signature: string;
+                /** @description The event id (event.id in the body); deduplicate on it. */
+                "webhook-id": string;
+                /** @description The same Unix seconds as Timestamp. */
+                "webhook-timestamp": string;
+                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentWebhook"];
+            };
+        };
+        responses: {
+            /** @description Acknowledged: any 2xx within 15 seconds; the body is ignored (SUCCESS as plain text is fine). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 15 seconds: retried with backoff for about 28 hours, then marked failed. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentLate_creditedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Your merchant id. */
+                MerchantID: string;
+                /** @description Unix seconds when this attempt was signed. */
+                Timestamp: string;
+                /** @description base64 RSA-SHA512 signature by the service's key (GET /v1/public-key) of hex(SHA512(rawBody)) + Timestamp. */
+                Signature: string;
+                /** @description The event id (event.id in the body); deduplicate on it. */
+                "webhook-id": string;
+                /** @description The same Unix seconds as Timestamp. */
+                "webhook-timestamp": string;
+                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentWebhook"];
+            };
+        };
+        responses: {
+            /** @description Acknowledged: any 2xx within 15 seconds; the body is ignored (SUCCESS as plain text is fine). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 15 seconds: retried with backoff for about 28 hours, then marked failed. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutSucceededWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Your merchant id. */
+                MerchantID: string;
+                /** @description Unix seconds when this attempt was signed. */
+                Timestamp: string;
+                /** @description base64 RSA-SHA512 signature by the service's key (GET /v1/public-key) of hex(SHA512(rawBody)) + Timestamp. */
+                Signature: string;
+                /** @description The event id (event.id in the body); deduplicate on it. */
+                "webhook-id": string;
+                /** @description The same Unix seconds as Timestamp. */
+                "webhook-timestamp": string;
+                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutWebhook"];
+            };
+        };
+        responses: {
+            /** @description Acknowledged: any 2xx within 15 seconds; the body is ignored (SUCCESS as plain text is fine). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 15 seconds: retried with backoff for about 28 hours, then marked failed. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutFailedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Your merchant id. */
+                MerchantID: string;
+                /** @description Unix seconds when this attempt was signed. */
+                Timestamp: string;
+                /** @description base64 RSA-SHA512 signature by the service's key (GET /v1/public-key) of hex(SHA512(rawBody)) + Timestamp. */
+                Signature: string;
+                /** @description The event id (event.id in the body); deduplicate on it. */
+                "webhook-id": string;
+                /** @description The same Unix seconds as Timestamp. */
+                "webhook-timestamp": string;
+                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutWebhook"];
+            };
+        };
+        responses: {
+            /** @description Acknowledged: any 2xx within 15 seconds; the body is ignored (SUCCESS as plain text is fine). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 15 seconds: retried with backoff for about 28 hours, then marked failed. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+}

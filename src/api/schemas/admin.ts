@@ -1,0 +1,62 @@
+// What the operator API answers about merchants, their keys and USDT rates.
+import { Type } from '@sinclair/typebox';
+import { Currency } from './enums.js';
+import { Nullable, ref, shared, StringEnum } from './shared.js';
+
+export const KeyType = shared('KeyType', StringEnum(['RSA-SHA512', 'HMAC-SHA256'] as const));
+
+export const Merchant = shared(
+  'Merchant',
+  Type.Object({
+    id: Type.String(),
+    name: Type.String(),
+    status: StringEnum(['active', 'disabled'] as const),
+    mode: StringEnum(['sandbox', 'live'] as const),
+    rateLimitPerSecond: Type.Integer(),
+    paymentWebhookUrl: Nullable(Type.String()),
+    payoutWebhookUrl: Nullable(Type.String()),
+    createdAt: Type.String(),
+  }),
+);
+
+export const ApiKey = shared(
+  'ApiKey',
+  Type.Object({
+    id: Type.String(),
+    type: ref(KeyType),
+    label: Nullable(Type.String()),
+    status: StringEnum(['active', 'revoked'] as const),
+    createdAt: Type.String(),
+    publicKeyPem: Nullable(Type.String()),
+  }),
+);
+
+export const IssuedKey = shared(
+  'IssuedKey',
+  Type.Object(
+    {
+      keyId: Type.String(),
+      type: ref(KeyType),
+      privateKeyPem: Type.Optional(Type.String({ description: 'Generated RSA private key, shown once, when no public key was given.' })),
+      publicKeyPem: Type.Optional(Type.String()),
+      secret: Type.Optional(Type.String({ description: 'HMAC-SHA256 keys: the secret, shown once.' })),
+    },
+    { description: 'A new key as its owner sees it once.' },
+  ),
+);
+
+export const RateSetting = shared(
+  'RateSetting',
+  Type.Object({
+    currency: ref(Currency),
+    reference: Type.Number({ description: 'Local currency per USDT.' }),
+    depositSpreadBps: Type.Integer(),
+    withdrawSpreadBps: Type.Integer(),
+    deposit: Type.Number(),
+    withdraw: Type.Number(),
+    setAt: Type.String(),
+    setBy: Type.String(),
+  }),
+);
+
+export const ADMIN_SCHEMAS = [KeyType, Merchant, ApiKey, IssuedKey, RateSetting];

@@ -1,0 +1,68 @@
+// What the payout and account routes answer: the payout initiate answer and record (status, fetch
+// and every payout webhook), bank codes, balances and USDT rates.
+import { Type } from '@sinclair/typebox';
+import { Currency, PayoutMethod, PayoutStatus } from './enums.js';
+import { ref, shared } from './shared.js';
+
+export const PayoutInitiateResult = shared(
+  'PayoutInitiateResult',
+  Type.Object({
+    transactionRef: Type.String({ description: 'The reference the service assigned (UUID v7).' }),
+    merchantRef: Type.String(),
+    method: ref(PayoutMethod, { description: 'NGN bank payouts answer TRANSFER, as the original interface does.' }),
+    currency: ref(Currency),
+    amount: Type.Number(),
+    fee: Type.Number({ description: 'Reserved with the amount; charged when the payout succeeds, returned when it fails.' }),
+    status: ref(PayoutStatus),
+  }),
+);
+
+export const PayoutRecord = shared(
+  'PayoutRecord',
+  Type.Object({
+    transactionRef: Type.String(),
+    merchantRef: Type.String(),
+    method: ref(PayoutMethod),
+    currency: ref(Currency),
+    amount: Type.Number(),
+    fee: Type.Number(),
+    bankCode: Type.Optional(Type.String()),
+    name: Type.String(),
+    account: Type.String(),
+    phone: Type.String(),
+    email: Type.String(),
+    webhookUrl: Type.Optional(Type.String()),
+    status: ref(PayoutStatus),
+    createdAt: Type.String(),
+    updatedAt: Type.String(),
+    completedAt: Type.Optional(Type.String({ description: 'When the payout reached Success or Failed.' })),
+    failureReason: Type.Optional(Type.String({ description: 'UPPER_SNAKE, on Failed payouts (e.g. INVALID_ACCOUNT).' })),
+    upstreamRef: Type.Optional(Type.String({ description: "The upstream's reference of the transfer (UTR, NIP session id ...)." })),
+  }),
+);
+
+export const BankEntry = shared('BankEntry', Type.Object({ bankCode: Type.String(), bankName: Type.String() }));
+
+export const Balance = shared(
+  'Balance',
+  Type.Object({
+    currency: ref(Currency),
+    available: Type.Number(),
+    pending: Type.Number(),
+    held: Type.Number(),
+    credit: Type.Number(),
+    security: Type.Number(),
+  }),
+);
+
+export const UsdtRate = shared(
+  'UsdtRate',
+  Type.Object({
+    currency: ref(Currency),
+    deposit: Type.Number({ description: 'Local currency credited per USDT deposited (reference less the deposit spread).' }),
+    withdraw: Type.Number({ description: 'Local currency charged per USDT withdrawn (reference plus the withdraw spread).' }),
+    updatedAt: Type.String({ description: 'When the operator set this rate (ISO-8601 UTC).' }),
+  }),
+);
+
+export const PAYOUT_SCHEMAS = [PayoutInitiateResult, PayoutRecord, BankEntry, Balance, UsdtRate];

@@ -1,0 +1,107 @@
+// The webhook schemas: the merchant's and operator's event log (events, attempts, pages), and the
+// bodies the service POSTs to merchants (the record, flat, plus its event object).
+import { Type } from '@sinclair/typebox';
+import { WEBHOOK_EVENT_TYPES } from '../../webhooks/tables.js';
+import { WebhookDeliveryStatus, WebhookEventType } from './enums.js';
+import { PaymentRecord } from './payment.js';
+import { PayoutRecord } from './payout.js';
+import { Text } from '../../http/text.js';
+import { Nullable, ref, shared, StringEnum } from './shared.js';
+
+export const EventIdField = Text({ minLength: 1, maxLength: 64, pattern: '^evt_[0-9a-f]{32}$', examples: ['evt_019a8f3c5d2e7b4c8a1f6e0d9c8b7a65'] });
+
+const eventProperties = {
+  id: Type.String({ description: 'The event id; also the webhook-id header. Deduplicate on it.' }),
+  merchantId: Type.String(),
+  type: ref(WebhookEventType),
+  resourceKind: StringEnum(['payment', 'payout'] as const),
+  resourceRef: Type.String({ description: 'The transactionRef of the payment or payout' }),
+  url: Nullable(Type.String()),
+  status: ref(WebhookDeliveryStatus),
+  attemptCount: Type.Integer(),
+  nextAttemptAt: Nullable(Type.String({ description: 'When the next attempt is due (pending events only)' })),
+  createdAt: Type.String(),
+  deliveredAt: Nullable(Type.String()),
+  lastError: Nullable(Type.String()),
+};
+
+export const WebhookEvent = shared('WebhookEvent', Type.Object(eventProperties));
+
+export const WebhookAttempt = shared(
+  'WebhookAttempt',
+  Type.Object({
+    attemptNo: Type.Integer(),
+    startedAt: Type.String(),
+    durationMs: Type.Integer(),
+    httpStatus: Type.Union([Type.Integer(), Type.Null()]),
+    error: Nullable(Type.String()),
+    responseSnippet: Nullable(Type.String({ description: 'The first 200 characters of the answer' })),
+  }),
+);
+
+export const WebhookEventDetail = shared(
+  'WebhookEventDetail',
+  Type.Object({
+    ...eventProperties,
+    payload: Type.Unknown({ description: 'The body as sent: the record, flat, plus its event object' }),
+    attempts: Type.Array(ref(WebhookAttempt)),
+  }),
+);
+
+export const WebhookEventPage = shared(
+  'WebhookEventPage',
+  Type.Object({
+    events: Type.Array(ref(WebhookEvent)),
+    nextBefore: Nullable(Type.String({ description: 'Pass as before for the next (older) page; null on the last page' })),
+  }),
+);
+
+const eventInfo = (kind: 'payment' | 'payout') =>
+  Type.Object({
+    id: Type.String({ description: 'The event id, also sent as the webhook-id header; deduplicate on it.' }),
+    type: StringEnum(WEBHOOK_EVENT_TYPES.filter((type) => type.startsWith(`${kind}.`))),
+    createdAt: Type.String(),
+  });
+
+export const PaymentWebhook = shared(
+  'PaymentWebhook',
+  Type.Intersect(
+    [
+      ref(PaymentRecord),
+      Type.Object({
+        event: eventInfo('payment'),
+        lateCredit: Type.Optional(
+          Type.Object(
+            {
+              paidAmount: Type.Number({ description: 'What arrived after expiry, major units' }),
+              fee: Type.Number({ description: "The payment's fee, capped at paidAmount" }),
+              credited: Type.Number({ description: 'paidAmount - fee, now in pending like any payment' }),
+              receivedAt: Type.String(),
+              creditedAt: Nullable(Type.String()),
+            },
+            { description: 'payment.late_credited only: the late money the operator credited.' },
+          ),
+        ),
+      }),
+    ],
+    {
+    description: 'The payment record exactly as payment/status returns it, flat, plus the event (and lateCredit on payment.late_credited).',
+  }),
+);
+
+export const PayoutWebhook = shared(
+  'PayoutWebhook',
+  Type.Intersect([ref(PayoutRecord), Type.Object({ event: eventInfo('payout') })], {
+    description: 'The payout record exactly as payout/status returns it, flat, plus the event.',
+  }),
+);
+
+export const PublicKey = shared(
+  'PublicKey',
+  Type.Object({
+    algorithm: Type.Literal('RSA-SHA512'),
+    publicKeyPem: Type.String({ description: 'SPKI PEM of the service RSA key' }),
+  }),
+);
+
+export const WEBHOOK_SCHEMAS = [WebhookEvent, WebhookAttempt, WebhookEventDetail, WebhookEventPage, PaymentWebhook, PayoutWebhook, PublicKey];
