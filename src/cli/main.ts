@@ -3,15 +3,8 @@
 import { loadConfig } from '../config.js';
 import { buildServices } from '../bootstrap.js';
 import { AppError } from '../domain/errors.js';
-import { merchantCommands } from './merchant-commands.js';
-import { ledgerCommands } from './ledger-commands.js';
-import { webhookCommands } from './webhook-commands.js';
-import { payoutCommands } from './payout-commands.js';
-import { heldCommands } from './held-commands.js';
-import { auditCommands } from './audit-commands.js';
-import type { CliCommand, CliOutput, ParsedArgs } from './types.js';
-
-const COMMANDS: readonly CliCommand[] = [...merchantCommands, ...ledgerCommands, ...webhookCommands, ...payoutCommands, ...heldCommands, ...auditCommands];
+import { CLI_COMMANDS as COMMANDS } from './commands.js';
+import type { CliOutput, ParsedArgs } from './types.js';
 
 const io: CliOutput = {
   out: (line) => process.stdout.write(`${line}\n`),

@@ -47,6 +47,7 @@ export interface AppHandle {
 }
 
 const JSON_MEDIA_TYPE = 'application/json';
+const PROBE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
 
 function isJsonRequest(request: FastifyRequest): boolean {
   const type = request.headers['content-type'];
@@ -102,7 +103,9 @@ export async function buildApp(services: Services): Promise<AppHandle> {
   const metrics = createMetrics();
   app.addHook('onRequest', async (request, reply) => {
     reply.header('request-id', request.id);
-    if (closing) throw new AppError('UNAVAILABLE', 'The service is shutting down; retry shortly.');
+    // The probes answer for themselves while draining: /readyz says 503 unavailable in its own shape,
+    // /healthz stays ok (the process is alive), so an orchestrator sees why traffic stops.
+    if (closing && !PROBE_PATHS.has(request.url)) throw new AppError('UNAVAILABLE', 'The service is shutting down; retry shortly.');
   });
   // While closing, every answer ends its connection: a kept-alive socket would hold shutdown open.
   app.addHook('onSend', async (_request, reply) => {

@@ -55,6 +55,9 @@ interface Target {
   send(value: string): Promise<Answer>;
 }
 
+/** currency and method are enums: any other value, a spoilt one too, is the contract's unsupported reason. */
+const ENUM_REASONS: Readonly<Record<string, string>> = { currency: 'UNSUPPORTED_CURRENCY', method: 'UNSUPPORTED_METHOD' };
+
 function merchantTarget(path: string, field: string, build: () => object): Target {
   const value = String((build() as Record<string, unknown>)[field]);
   return { name: `${path} ${field}`, field, value, send: (spoilt) => merchantCall(path, { ...build(), [field]: spoilt }) };
@@ -137,8 +140,13 @@ describe('control characters and unpaired surrogates', () => {
         const spoilt = target.value.slice(0, at) + String.fromCharCode(unit) + target.value.slice(at);
         const answer = await target.send(spoilt);
         expect(answer.status, `${target.name} ${JSON.stringify(spoilt)} -> ${JSON.stringify(answer.body)}`).toBe(400);
-        expect(answer.body.message).toBe('VALIDATION_FAILED');
-        expect(answer.body.data.errors[0].field).toBe(target.field);
+        const enumReason = ENUM_REASONS[target.field];
+        if (enumReason) {
+          expect(answer.body.message).toBe(enumReason);
+        } else {
+          expect(answer.body.message).toBe('VALIDATION_FAILED');
+          expect(answer.body.data.errors[0].field).toBe(target.field);
+        }
       }),
       { numRuns: 150 },
     );

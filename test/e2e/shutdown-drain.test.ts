@@ -143,9 +143,10 @@ describe('shutdown under keep-alive', () => {
     expect(draining).not.toBeInstanceOf(Error);
     expect((draining as Answer).status).toBe(503);
     expect((draining as Answer).headers.connection).toBe('close');
+    expect((draining as Answer).body).toMatchObject({ status: 'unavailable' });
 
     // The kept-alive connections are still open: each new request on them is answered, never reset.
-    const onOpen = await Promise.all(Array.from({ length: KEPT_ALIVE }, () => get('/healthz', agent)));
+    const onOpen = await Promise.all(Array.from({ length: KEPT_ALIVE }, () => get('/v1/public-key', agent)));
     for (const answer of onOpen) {
       expect(answer.reusedSocket).toBe(true);
       expect(answer.status).toBe(503);

@@ -3,12 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ledgerCommands } from '../../src/cli/ledger-commands.js';
-import { merchantCommands } from '../../src/cli/merchant-commands.js';
-import { payoutCommands } from '../../src/cli/payout-commands.js';
-import { webhookCommands } from '../../src/cli/webhook-commands.js';
-
-const COMMANDS = [...merchantCommands, ...ledgerCommands, ...webhookCommands, ...payoutCommands];
+import { CLI_COMMANDS as COMMANDS } from '../../src/cli/commands.js';
 
 /** The first cell of each row of the operator tools table, as the usage text it shows. */
 function documentedUsages(): string[] {

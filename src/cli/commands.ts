@@ -1,0 +1,18 @@
+// Every command of the operator command line, in the order `--help` prints them; the docs test
+// reads the same list, so a command cannot be added without its row in docs/operations.md.
+import { merchantCommands } from './merchant-commands.js';
+import { ledgerCommands } from './ledger-commands.js';
+import { webhookCommands } from './webhook-commands.js';
+import { payoutCommands } from './payout-commands.js';
+import { heldCommands } from './held-commands.js';
+import { auditCommands } from './audit-commands.js';
+import type { CliCommand } from './types.js';
+
+export const CLI_COMMANDS: readonly CliCommand[] = [
+  ...merchantCommands,
+  ...ledgerCommands,
+  ...webhookCommands,
+  ...payoutCommands,
+  ...heldCommands,
+  ...auditCommands,
+];
