@@ -53,6 +53,7 @@ export async function buildRuntime(config: Config, clock: Clock = systemClock): 
     channels,
     publicBaseUrl: config.publicBaseUrl,
     webhookUrlCheck: (raw) => checkWebhookUrlSyntax(raw, config.webhooks),
+    collectionConcurrency: config.upstreamConcurrency,
   });
   const payouts = new PayoutService({
     db: store.db,
@@ -62,6 +63,8 @@ export async function buildRuntime(config: Config, clock: Clock = systemClock): 
     ledger,
     channels,
     webhookUrlCheck: (raw) => checkWebhookUrlSyntax(raw, config.webhooks),
+    concurrency: config.upstreamConcurrency,
+    idleIntervalMs: Math.min(config.workerIdleMs, 200),
   });
   const dispatcher = new WebhookDispatcher({ store, box, serviceKey, clock, config: config.webhooks, idleIntervalMs: config.workerIdleMs });
   const settlement: Job = {
@@ -86,8 +89,10 @@ export async function buildRuntime(config: Config, clock: Clock = systemClock): 
   };
   return {
     services,
-    jobs: [...allPaymentJobs(payments), ...allPayoutJobs(payouts, Math.min(config.workerIdleMs, 200)), dispatcher.job, settlement],
+    jobs: [...allPaymentJobs(payments), ...allPayoutJobs(payouts), dispatcher.job, settlement],
     close: async () => {
+      // Upstream calls in flight finish and are applied; their rows would otherwise wait out their leases.
+      await Promise.all([payments.collectionJob.close(), payouts.job.close()]);
       // Records deliveries in flight, so they are not sent again after their lease.
       await dispatcher.close();
       await channels.close();
