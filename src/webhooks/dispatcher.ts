@@ -115,7 +115,9 @@ export class WebhookDispatcher {
 
   private start(event: ClaimedEvent, secret: string | undefined): void {
     void this.slots.run(async () => {
-      this.completed.push(await this.attempt(event, secret));
+      // Read `completed` after the attempt: flush() may have swapped in a fresh list meanwhile.
+      const result = await this.attempt(event, secret);
+      this.completed.push(result);
     });
   }
 
