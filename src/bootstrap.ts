@@ -29,7 +29,11 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export async function buildRuntime(config: Config, clock: Clock = systemClock): Promise<Runtime> {
+/**
+ * `upstream`: 'start' for the service (its own in-process simulator unless SIMULATOR_URL, published
+ * in the data directory); 'attach' for tools beside it (the CLI), which reach the service's simulator.
+ */
+export async function buildRuntime(config: Config, clock: Clock = systemClock, upstream: 'start' | 'attach' = 'start'): Promise<Runtime> {
   const local = config.adminToken && config.secretKey ? null : loadOrCreateLocalSecrets(config.dataDir);
   const adminToken = config.adminToken ?? local!.adminToken;
   const box = new SecretBox(config.secretKey ?? local!.secretKey);
@@ -42,7 +46,10 @@ export async function buildRuntime(config: Config, clock: Clock = systemClock): 
   const fees = new FeeService(store.db, clock, { cacheMs: config.credentialCacheMs });
   const serviceKey = await loadOrCreateServiceKey(store.db, box, clock);
   const webhooks = new WebhookService(store.db, serviceKey, clock);
-  const channels = await ChannelRegistry.start(config.simulator, clock, `http://127.0.0.1:${config.port}`);
+  const channels =
+    upstream === 'start'
+      ? await ChannelRegistry.start(config.simulator, clock, `http://127.0.0.1:${config.port}`, config.dataDir)
+      : await ChannelRegistry.attach(config.simulator, clock, config.dataDir);
   const payments = new PaymentService({
     db: store.db,
     clock,
@@ -101,8 +108,8 @@ export async function buildRuntime(config: Config, clock: Clock = systemClock): 
   };
 }
 
-/** The services alone, for the CLI: no HTTP server, no background jobs. */
+/** The services alone, for the CLI: no HTTP server, no background jobs, no simulator of its own. */
 export async function buildServices(config: Config, clock: Clock = systemClock): Promise<Services & { close(): Promise<void> }> {
-  const runtime = await buildRuntime(config, clock);
+  const runtime = await buildRuntime(config, clock, 'attach');
   return { ...runtime.services, close: runtime.close };
 }
