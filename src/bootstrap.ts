@@ -29,7 +29,11 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export async function buildRuntime(config: Config, clock: Clock = systemClock): Promise<Runtime> {
+/**
+ * `upstream`: 'start' for the service (its own in-process simulator unless SIMULATOR_URL, published
+ * in the data directory); 'attach' for tools beside it (the CLI), which reach the service's simulator.
+ */
+export async function buildRuntime(config: Config, clock: Clock = systemClock, upstream: 'start' | 'attach' = 'start'): Promise<Runtime> {
   const local = config.adminToken && config.secretKey ? null : loadOrCreateLocalSecrets(config.dataDir);
   const adminToken = config.adminToken ?? local!.adminToken;
   const box = new SecretBox(config.secretKey ?? local!.secretKey);
@@ -42,7 +46,10 @@ export async function buildRuntime(config: Config, clock: Clock = systemClock): 
   const fees = new FeeService(store.db, clock, { cacheMs: config.credentialCacheMs });
   const serviceKey = await loadOrCreateServiceKey(store.db, box, clock);
   const webhooks = new WebhookService(store.db, serviceKey, clock);
-  const channels = await ChannelRegistry.start(config.simulator, clock, `http://127.0.0.1:${config.port}`);
+  const channels =
+    upstream === 'start'
+      ? await ChannelRegistry.start(config.simulator, clock, `http://127.0.0.1:${config.port}`, config.dataDir)
+      : await ChannelRegistry.attach(config.simulator, clock, config.dataDir);
   const payments = new PaymentService({
     db: store.db,
     clock,
@@ -53,6 +60,7 @@ export async function buildRuntime(config: Config, clock: Clock = systemClock): 
     channels,
     publicBaseUrl: config.publicBaseUrl,
     webhookUrlCheck: (raw) => checkWebhookUrlSyntax(raw, config.webhooks),
+    collectionConcurrency: config.upstreamConcurrency,
   });
   const payouts = new PayoutService({
     db: store.db,
@@ -62,6 +70,8 @@ export async function buildRuntime(config: Config, clock: Clock = systemClock): 
     ledger,
     channels,
     webhookUrlCheck: (raw) => checkWebhookUrlSyntax(raw, config.webhooks),
+    concurrency: config.upstreamConcurrency,
+    idleIntervalMs: Math.min(config.workerIdleMs, 200),
   });
   const dispatcher = new WebhookDispatcher({ store, box, serviceKey, clock, config: config.webhooks, idleIntervalMs: config.workerIdleMs });
   const settlement: Job = {
@@ -86,8 +96,10 @@ export async function buildRuntime(config: Config, clock: Clock = systemClock): 
   };
   return {
     services,
-    jobs: [...allPaymentJobs(payments), ...allPayoutJobs(payouts, Math.min(config.workerIdleMs, 200)), dispatcher.job, settlement],
+    jobs: [...allPaymentJobs(payments), ...allPayoutJobs(payouts), dispatcher.job, settlement],
     close: async () => {
+      // Upstream calls in flight finish and are applied; their rows would otherwise wait out their leases.
+      await Promise.all([payments.collectionJob.close(), payouts.job.close()]);
       // Records deliveries in flight, so they are not sent again after their lease.
       await dispatcher.close();
       await channels.close();
@@ -96,8 +108,8 @@ export async function buildRuntime(config: Config, clock: Clock = systemClock): 
   };
 }
 
-/** The services alone, for the CLI: no HTTP server, no background jobs. */
+/** The services alone, for the CLI: no HTTP server, no background jobs, no simulator of its own. */
 export async function buildServices(config: Config, clock: Clock = systemClock): Promise<Services & { close(): Promise<void> }> {
-  const runtime = await buildRuntime(config, clock);
+  const runtime = await buildRuntime(config, clock, 'attach');
   return { ...runtime.services, close: runtime.close };
 }

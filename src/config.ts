@@ -4,6 +4,7 @@ import path from 'node:path';
 import { simulatorConfigFromEnv, type SimulatorConfig } from './channels/simulator/config.js';
 import { webhookConfigFromEnv, type WebhookConfig } from './webhooks/ssrf.js';
 import { envBool as bool, envInt as int, type Env } from './env.js';
+import { DEFAULT_JOB_CONCURRENCY } from './pooled-job.js';
 
 export type Role = 'all' | 'api' | 'worker';
 export type RateLimitStore = 'memory' | 'database';
@@ -38,6 +39,8 @@ export interface Config {
   readonly shutdownGraceMs: number;
   /** How often each background job looks for work when it last found none. */
   readonly workerIdleMs: number;
+  /** Payouts, and separately collection requests, one process has with the upstream at once. */
+  readonly upstreamConcurrency: number;
   /** The upstream simulator: in-process on a random port unless SIMULATOR_URL is set. */
   readonly simulator: SimulatorConfig;
   /** Webhook delivery: SSRF allow-list and whether plain http is allowed. */
@@ -90,6 +93,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownDrainMs: int(env, 'SHUTDOWN_DRAIN_MS', 5000, 0, 120_000),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 120_000),
     workerIdleMs: int(env, 'WORKER_IDLE_MS', 500, 10, 60_000),
+    upstreamConcurrency: int(env, 'UPSTREAM_CONCURRENCY', DEFAULT_JOB_CONCURRENCY, 1, 1000),
     simulator: simulatorConfigFromEnv(env),
     webhooks: webhookConfigFromEnv(env),
   };

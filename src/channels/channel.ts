@@ -94,6 +94,9 @@ export interface Channel {
 
 /** Only the simulator has it: lets sandbox flows act as the payer at the "bank". */
 export interface SandboxPayer {
-  /** The payer pays (or the bank declines) the collection; the simulator then calls back. */
-  completeCollection(transactionRef: string, outcome: 'Success' | 'Failed'): Promise<void>;
+  /**
+   * The payer pays (or the bank declines) the collection; the simulator then calls back. Tests may
+   * make the payer pay another sum than asked (`paidAmountMinor`).
+   */
+  completeCollection(transactionRef: string, outcome: 'Success' | 'Failed', options?: { readonly paidAmountMinor?: Minor }): Promise<void>;
 }

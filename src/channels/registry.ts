@@ -5,7 +5,7 @@ import { AppError } from '../domain/errors.js';
 import type { Currency } from '../domain/money.js';
 import type { Channel, SandboxPayer } from './channel.js';
 import type { SimulatorConfig } from './simulator/config.js';
-import { connectSimulator, type SimulatorConnection } from './simulator/connection.js';
+import { attachSimulator, connectSimulator, type SimulatorConnection } from './simulator/connection.js';
 
 /** The path of a channel's callback endpoint on the service. */
 export const callbackPath = (channelName: string): string => `/v1/callbacks/${encodeURIComponent(channelName)}`;
@@ -19,11 +19,17 @@ export class ChannelRegistry {
 
   /**
    * Starts (or connects to) the simulator. `serviceBaseUrl` is where the service will listen; when
-   * its port is only known after listen, call setServiceBaseUrl then.
+   * its port is only known after listen, call setServiceBaseUrl then. An in-process simulator is
+   * published in `publishDir` (the data directory) for the CLI.
    */
-  static async start(config: SimulatorConfig, clock: Clock, serviceBaseUrl: string): Promise<ChannelRegistry> {
-    const simulator = await connectSimulator(config, clock, serviceBaseUrl.replace(/\/+$/, '') + callbackPath('simulator'));
+  static async start(config: SimulatorConfig, clock: Clock, serviceBaseUrl: string, publishDir: string | null = null): Promise<ChannelRegistry> {
+    const simulator = await connectSimulator(config, clock, serviceBaseUrl.replace(/\/+$/, '') + callbackPath('simulator'), publishDir);
     return new ChannelRegistry(simulator);
+  }
+
+  /** Reaches the simulator of the service running on `dataDir` without starting one (the CLI). */
+  static async attach(config: SimulatorConfig, clock: Clock, dataDir: string): Promise<ChannelRegistry> {
+    return new ChannelRegistry(await attachSimulator(config, clock, dataDir));
   }
 
   /** The channel for a merchant's payment or payout in `currency` with `method`. */

@@ -4,7 +4,7 @@ import { loadConfig } from '../config.js';
 import { buildServices } from '../bootstrap.js';
 import { AppError } from '../domain/errors.js';
 import { CLI_COMMANDS as COMMANDS } from './commands.js';
-import type { CliOutput, ParsedArgs } from './types.js';
+import type { CliCommand, CliOutput, ParsedArgs } from './types.js';
 
 const io: CliOutput = {
   out: (line) => process.stdout.write(`${line}\n`),

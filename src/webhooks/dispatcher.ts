@@ -3,6 +3,7 @@
 // records results in batches. A crash anywhere leaves events pending or leased, never lost.
 import type { Clock } from '../domain/clock.js';
 import type { SecretBox } from '../domain/secrets.js';
+import { SlotPool } from '../slot-pool.js';
 import type { Store } from '../store/db.js';
 import type { Job } from '../worker.js';
 import { claimDueEvents, recordResults, type AttemptResult, type ClaimedEvent } from './queue.js';
@@ -39,20 +40,17 @@ const notSent = (error: string): DeliveryOutcome => ({ delivered: false, httpSta
 export class WebhookDispatcher {
   readonly job: Job;
   private readonly sender: WebhookSender;
-  private readonly concurrency: number;
+  private readonly slots: SlotPool;
   private readonly leaseMs: number;
   private readonly random: () => number;
-  private readonly inFlight = new Set<Promise<void>>();
-  private readonly waiters = new Set<() => void>();
   private completed: AttemptResult[] = [];
   private closing: Promise<void> | null = null;
 
   constructor(private readonly options: DispatcherOptions) {
     this.sender = new WebhookSender({ config: options.config, timeoutMs: options.timeoutMs, resolve: options.resolve });
-    this.concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+    this.slots = new SlotPool(options.concurrency ?? DEFAULT_CONCURRENCY);
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.random = options.random ?? Math.random;
-    if (!Number.isInteger(this.concurrency) || this.concurrency < 1) throw new Error('webhooks: concurrency must be a positive integer');
     if (this.leaseMs < 2 * this.sender.timeoutMs) throw new Error('webhooks: the lease must be at least twice the delivery timeout');
     this.job = { name: 'webhook-dispatch', idleIntervalMs: options.idleIntervalMs ?? DEFAULT_IDLE_INTERVAL_MS, runOnce: () => this.runOnce() };
   }
@@ -69,7 +67,7 @@ export class WebhookDispatcher {
     let recorded = 0;
     for (;;) {
       const started = await this.claimAndStart();
-      await Promise.all(this.inFlight);
+      await this.slots.idle();
       recorded += await this.flush();
       if (started === 0) return recorded;
     }
@@ -78,7 +76,7 @@ export class WebhookDispatcher {
   /** Waits for deliveries in flight, records them, and closes the connections. Call after the worker stopped. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      await Promise.all(this.inFlight);
+      await this.slots.idle();
       await this.flush();
       await this.sender.close();
     })();
@@ -86,9 +84,9 @@ export class WebhookDispatcher {
   }
 
   private async claimAndStart(): Promise<number> {
-    const room = this.concurrency - this.inFlight.size;
+    const room = this.slots.free;
     // With deliveries still running, wait for a useful amount of room rather than claim in dribbles.
-    if (room <= 0 || (this.inFlight.size > 0 && room < Math.ceil(this.concurrency / 4))) return 0;
+    if (room <= 0 || (this.slots.busy > 0 && room < Math.ceil(this.slots.size / 4))) return 0;
     const { db, kind } = this.options.store;
     const events = await claimDueEvents(db, kind, room, this.options.clock.nowMs(), this.leaseMs);
     if (events.length === 0) return 0;
@@ -116,12 +114,11 @@ export class WebhookDispatcher {
   }
 
   private start(event: ClaimedEvent, secret: string | undefined): void {
-    const task = this.attempt(event, secret).then((result) => {
+    void this.slots.run(async () => {
+      // Read `completed` after the attempt: flush() may have swapped in a fresh list meanwhile.
+      const result = await this.attempt(event, secret);
       this.completed.push(result);
-      this.inFlight.delete(task);
-      for (const wake of this.waiters) wake();
     });
-    this.inFlight.add(task);
   }
 
   /** Never rejects: whatever goes wrong becomes the attempt's recorded error, and the event is retried. */
@@ -153,19 +150,11 @@ export class WebhookDispatcher {
 
   private async waitForResults(): Promise<void> {
     const deadline = performance.now() + RESULT_WINDOW_MS;
-    const enough = Math.ceil(this.concurrency / 2);
-    while (this.inFlight.size > 0 && this.completed.length < enough) {
+    const enough = Math.ceil(this.slots.size / 2);
+    while (this.slots.busy > 0 && this.completed.length < enough) {
       const remainingMs = deadline - performance.now();
       if (remainingMs <= 0) return;
-      await new Promise<void>((resolve) => {
-        const wake = (): void => {
-          clearTimeout(timer);
-          this.waiters.delete(wake);
-          resolve();
-        };
-        const timer = setTimeout(wake, remainingMs);
-        this.waiters.add(wake);
-      });
+      await this.slots.nextFinish(remainingMs);
     }
   }
 

@@ -5,12 +5,15 @@ import { execFile } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentClient, type MerchantKey } from '../../sdk/src/index.js';
 import { startTestServer, TEST_ADMIN_TOKEN, TEST_SECRET_KEY, type TestServer } from '../helpers/server.js';
 import { collectionReady, drain, initiateBody, jobsOf, paidPayment } from '../payments/api-helpers.js';
+import { publishedSimulatorFile } from '../../src/channels/simulator/published.js';
+import { fund, magicAccount, payoutBody, until } from '../payouts/helpers.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** Generous: a CLI start is CPU-bound, and other work may share the two cores. */
@@ -345,5 +348,52 @@ describe('operator CLI: audit log and held money', { timeout: TEST_TIMEOUT_MS },
     expect(await server.services.ledger.verify()).toEqual([]);
     const audit = JSON.parse(await cliOk('audit', 'list', '--action', 'held_money.credit', '--merchant', shop.id, '--json')) as { items: { actor: string; target: string }[] };
     expect(audit.items).toMatchObject([{ actor, target: ref }]);
+  });
+});
+
+/** A loopback port nothing listens on (just released). */
+async function deadPort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+describe('payout query asks the upstream the service uses', { timeout: TEST_TIMEOUT_MS }, () => {
+  let ref = '';
+
+  it('answers what the service\'s own simulator knows about a payout it submitted', async () => {
+    const shop = await server.createMerchant();
+    await fund(server, shop.id, 'INR', 100_000_00n);
+    // Ending 0002: the bank keeps it processing for two minutes of the service's clock, so it is not final.
+    const created = await shop.client.payoutInitiate(payoutBody('INR', 'BANK', { account: magicAccount('INR', 'BANK', '0002') }));
+    ref = created.data.transactionRef;
+    const processing = await until(shop, ref, ['Processing']);
+    const answer = JSON.parse(await cliOk('payout', 'query', '--ref', ref));
+    expect(answer.upstream).toEqual({ status: 'PROCESSING', upstreamRef: processing.upstreamRef });
+    expect(answer.payout.status).toBe('Processing');
+  });
+
+  it('refuses, exit 2 and why, when the service\'s simulator cannot be reached, rather than ask another bank', async () => {
+    if (!ref) throw new Error('needs the payout of the test above');
+    const file = publishedSimulatorFile(server.database.dataDir);
+    const published = fs.existsSync(file) ? fs.readFileSync(file) : null;
+    try {
+      fs.rmSync(file, { force: true });
+      const unpublished = await cli('payout', 'query', '--ref', ref);
+      expect({ code: unpublished.code, stdout: unpublished.stdout }).toEqual({ code: 2, stdout: '' });
+      expect(unpublished.stderr).toMatch(/needs the bank simulator the service uses, but no running service has published its simulator/);
+      expect(unpublished.stderr).toContain('SIMULATOR_URL');
+
+      // Left behind by a service that crashed: the address no longer answers.
+      fs.writeFileSync(file, JSON.stringify({ url: `http://127.0.0.1:${await deadPort()}`, apiKey: 'simk_gone', pid: 1 }), { mode: 0o600 });
+      const stale = await cli('payout', 'query', '--ref', ref);
+      expect({ code: stale.code, stdout: stale.stdout }).toEqual({ code: 2, stdout: '' });
+      expect(stale.stderr).toMatch(/does not answer/);
+    } finally {
+      if (published) fs.writeFileSync(file, published, { mode: 0o600 });
+    }
+    expect((await server.services.payouts.operatorGet(ref)).status).toBe('Processing');
   });
 });

@@ -50,7 +50,7 @@ export function testConfig(database: TestDatabase, env: Record<string, string> =
     RATE_LIMIT_PER_SECOND: '100000',
     CREDENTIAL_CACHE_MS: '0',
     SIMULATOR_PAYOUT_DELAY_MS: '50',
-    SIMULATOR_TIMEOUT_MS: '500',
+    SIMULATOR_TIMEOUT_MS: '3000',
     WEBHOOK_ALLOW_HOSTS: '127.0.0.1,localhost',
     WEBHOOK_ALLOW_HTTP: 'true',
     WORKER_IDLE_MS: '50',

@@ -36,7 +36,6 @@ export async function drain(job: { runOnce(): Promise<number> }): Promise<void> 
 /** Waits until the channel prepared the payment's collection (the worker or this call asks for it). */
 export async function collectionReady(server: TestServer, transactionRef: string, limitMs = 10_000): Promise<void> {
   const deadline = Date.now() + limitMs;
-  const jobs = jobsOf(server);
   for (;;) {
     const row = await server.services.store.db
       .selectFrom('payments')
@@ -45,7 +44,7 @@ export async function collectionReady(server: TestServer, transactionRef: string
       .executeTakeFirstOrThrow();
     if (row.collection_state === 'ready') return;
     if (Date.now() > deadline) throw new Error(`collection of ${transactionRef} is still ${row.collection_state}`);
-    await jobs.collections.runOnce();
+    await server.services.payments.requestDueCollections();
     await pause(20);
   }
 }

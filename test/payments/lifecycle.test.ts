@@ -39,7 +39,7 @@ describe('collections are prepared in the background', () => {
         refs.push({ ref: created.transactionRef, currency, method: spec.method });
       }
     }
-    while ((await h.jobs.collections.runOnce()) > 0);
+    while ((await h.payments.requestDueCollections()) > 0);
     for (const { ref, currency, method } of refs) {
       const stored = await row(ref);
       expect({ currency, method, state: stored.collection_state }).toEqual({ currency, method, state: 'ready' });
@@ -51,13 +51,13 @@ describe('collections are prepared in the background', () => {
   it('retries with backoff while the channel is unavailable, then prepares the collection', async () => {
     const { ref } = await pendingPayment('IDR', 'QRIS');
     h.simulator.faults.failNextRequests = 1;
-    expect(await h.jobs.collections.runOnce()).toBe(1);
+    expect(await h.payments.requestDueCollections()).toBe(1);
     const waiting = await row(ref);
     expect(waiting.collection_state).toBe('requested');
     expect(Number(waiting.collection_next_at_ms)).toBeGreaterThan(h.clock.nowMs());
-    expect(await h.jobs.collections.runOnce()).toBe(0);
+    expect(await h.payments.requestDueCollections()).toBe(0);
     h.clock.advance(2_000);
-    expect(await h.jobs.collections.runOnce()).toBe(1);
+    expect(await h.payments.requestDueCollections()).toBe(1);
     expect((await row(ref)).collection_state).toBe('ready');
   });
 });
@@ -98,7 +98,7 @@ describe('collection news is applied exactly once', () => {
   it('ignores news for unknown payments and news whose upstream reference does not match', async () => {
     expect(await h.payments.applyCollectionState('0190aaaa-0000-7000-8000-000000000000', { upstreamRef: 'x', status: 'PAID' })).toBeNull();
     const { merchant, ref } = await pendingPayment('NGN', 'TRANSFER');
-    while ((await h.jobs.collections.runOnce()) > 0);
+    while ((await h.payments.requestDueCollections()) > 0);
     const after = await h.payments.applyCollectionState(ref, { upstreamRef: 'SOMEONE-ELSE', status: 'PAID', paidAmountMinor: 1_200_000n });
     expect(after!.status).toBe('Pending');
     const wrongChannel = await h.payments.applyCollectionState(ref, { upstreamRef: (await row(ref)).upstream_ref!, status: 'PAID' }, 'other');
@@ -110,7 +110,7 @@ describe('collection news is applied exactly once', () => {
 describe('expiry', () => {
   it('expires an unpaid payment after 30 minutes with one payment.expired event; money paid later is held, not credited', async () => {
     const { merchant, ref } = await pendingPayment('NGN', 'TRANSFER');
-    while ((await h.jobs.collections.runOnce()) > 0);
+    while ((await h.payments.requestDueCollections()) > 0);
     h.clock.advance(31 * MINUTE_MS);
     await h.jobs.expiry.runOnce();
     await settle();
@@ -131,7 +131,7 @@ describe('expiry', () => {
 
   it('returns late money of a refundable method to the payer through the channel', async () => {
     const { merchant, ref } = await pendingPayment('IDR', 'DANA');
-    while ((await h.jobs.collections.runOnce()) > 0);
+    while ((await h.payments.requestDueCollections()) > 0);
     h.clock.advance(31 * MINUTE_MS);
     while ((await h.jobs.expiry.runOnce()) > 0);
     const refundsBefore = h.simulator.stats.refunds;
@@ -146,7 +146,7 @@ describe('expiry', () => {
 
   it('asks the channel before expiring: a payment paid in time whose callback was lost becomes Success', async () => {
     const { merchant, ref } = await pendingPayment('INR', 'NATIVE');
-    while ((await h.jobs.collections.runOnce()) > 0);
+    while ((await h.payments.requestDueCollections()) > 0);
     h.simulator.faults.dropCallbacks = true;
     try {
       await h.channels.sandboxPayer().completeCollection(ref, 'Success');
@@ -162,7 +162,7 @@ describe('expiry', () => {
 
   it('keeps a payment Pending past expiry while the channel cannot be asked, within the grace period', async () => {
     const { ref } = await pendingPayment('IDR', 'BNI');
-    while ((await h.jobs.collections.runOnce()) > 0);
+    while ((await h.payments.requestDueCollections()) > 0);
     h.clock.advance(30 * MINUTE_MS + 1);
     h.simulator.faults.failNextRequests = 1;
     expect(await h.jobs.expiry.runOnce()).toBeGreaterThan(0);
@@ -175,7 +175,7 @@ describe('expiry', () => {
 describe('reconciliation', () => {
   it('finds a payment whose callback was lost by asking the channel', async () => {
     const { ref } = await pendingPayment('EGP', 'FAWRY');
-    while ((await h.jobs.collections.runOnce()) > 0);
+    while ((await h.payments.requestDueCollections()) > 0);
     h.simulator.faults.dropCallbacks = true;
     try {
       await h.channels.sandboxPayer().completeCollection(ref, 'Success');
@@ -192,7 +192,7 @@ describe('reconciliation', () => {
 
   it('backs off while nothing happened and leaves the last word to expiry', async () => {
     const { ref } = await pendingPayment('IDR', 'OVO');
-    while ((await h.jobs.collections.runOnce()) > 0);
+    while ((await h.payments.requestDueCollections()) > 0);
     h.clock.advance(2 * MINUTE_MS);
     expect(await h.jobs.reconciliation.runOnce()).toBeGreaterThan(0);
     const next = Number((await row(ref)).reconcile_at_ms);

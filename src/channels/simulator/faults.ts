@@ -7,6 +7,8 @@ export interface SimulatorFaults {
   failNextRequests: number;
   /** Added before every bank API answer. */
   latencyMs: number;
+  /** The next N bank API requests wait, unprocessed, until releaseHeld() (or close); then they are processed. */
+  holdNextRequests: number;
   /** Callbacks are not sent at all (the service must find out by querying). */
   dropCallbacks: boolean;
   /** Every callback is delivered twice. */
@@ -22,6 +24,7 @@ export interface SimulatorFaults {
 export const FAULT_LIMITS = {
   failNextRequests: 1_000_000,
   latencyMs: 120_000,
+  holdNextRequests: 1_000,
   callbackDelayMs: 600_000,
   badSignatureCallbacks: 1_000_000,
   refuseNextRefunds: 1_000_000,
@@ -30,6 +33,7 @@ export const FAULT_LIMITS = {
 export const noFaults = (): SimulatorFaults => ({
   failNextRequests: 0,
   latencyMs: 0,
+  holdNextRequests: 0,
   dropCallbacks: false,
   duplicateCallbacks: false,
   callbackDelayMs: 0,
@@ -44,6 +48,7 @@ export const faultsPatchSchema = {
   properties: {
     failNextRequests: { type: 'integer', minimum: 0, maximum: FAULT_LIMITS.failNextRequests },
     latencyMs: { type: 'integer', minimum: 0, maximum: FAULT_LIMITS.latencyMs },
+    holdNextRequests: { type: 'integer', minimum: 0, maximum: FAULT_LIMITS.holdNextRequests },
     dropCallbacks: { type: 'boolean' },
     duplicateCallbacks: { type: 'boolean' },
     callbackDelayMs: { type: 'integer', minimum: 0, maximum: FAULT_LIMITS.callbackDelayMs },
@@ -57,6 +62,8 @@ export class SimulatorStats {
   /** Bank API requests received (/v1/...), including those a fault answered 500. */
   requests = 0;
   faultedRequests = 0;
+  /** Requests the holdNextRequests switch held (released or not). */
+  heldRequests = 0;
   collectionsCreated = 0;
   /** Raw payout submissions, repeats of a reference included. */
   payoutSubmissions = 0;
@@ -101,6 +108,7 @@ export class SimulatorStats {
     return {
       requests: this.requests,
       faultedRequests: this.faultedRequests,
+      heldRequests: this.heldRequests,
       collectionsCreated: this.collectionsCreated,
       payoutSubmissions: this.payoutSubmissions,
       transfersExecuted: this.transfersExecuted,

@@ -47,6 +47,8 @@ export interface SimulatorHandle {
   readonly stats: SimulatorStats;
   /** Points callbacks elsewhere, e.g. once the service knows the port it listens on. */
   setCallbackUrl(url: string): void;
+  /** Lets every held request go on now: those of holdNextRequests, and held 0003 answers. */
+  releaseHeld(): void;
   resetFaults(): void;
   close(): Promise<void>;
 }
@@ -54,6 +56,8 @@ export interface SimulatorHandle {
 export const DEFAULT_PAYOUT_DELAY_MS = 3_000;
 export const DEFAULT_TIMEOUT_HOLD_MS = 30_000;
 const DEFAULT_SWEEP_INTERVAL_MS = 100;
+/** A request of holdNextRequests that nobody releases goes on after this long. */
+const MAX_HOLD_MS = 10 * 60_000;
 const DEFAULT_RETAIN_RECORDS = 20_000;
 const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -71,7 +75,11 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const clock = options.clock ?? systemClock;
   const faults = noFaults();
   const stats = new SimulatorStats();
-  const releaseHeld = new AbortController();
+  let held = new AbortController();
+  const releaseHeld = (): void => {
+    held.abort();
+    held = new AbortController();
+  };
   const app: FastifyInstance = Fastify({
     logger: options.logger ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -92,7 +100,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const collections = new CollectionBook(book);
   const payouts = new PayoutBook({ ...book, payoutDelayMs: options.payoutDelayMs ?? DEFAULT_PAYOUT_DELAY_MS });
   const timeoutHoldMs = options.timeoutHoldMs ?? DEFAULT_TIMEOUT_HOLD_MS;
-  const pause = (ms: number): Promise<void> => sleep(ms, undefined, { signal: releaseHeld.signal }).catch(() => undefined);
+  const pause = (ms: number): Promise<void> => sleep(ms, undefined, { signal: held.signal }).catch(() => undefined);
 
   const expectedKey = digest(options.apiKey);
   app.addHook('onRequest', async (request, reply) => {
@@ -105,6 +113,11 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   app.addHook('preValidation', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.url.startsWith('/v1/')) return;
     stats.requests += 1;
+    if (faults.holdNextRequests > 0) {
+      faults.holdNextRequests -= 1;
+      stats.heldRequests += 1;
+      await pause(MAX_HOLD_MS);
+    }
     if (faults.latencyMs > 0) await pause(faults.latencyMs);
     if (faults.failNextRequests > 0) {
       faults.failNextRequests -= 1;
@@ -152,6 +165,10 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   app.get('/sim/faults', async () => faults);
   app.post<{ Body: Partial<SimulatorFaults> }>('/sim/faults', { schema: { body: faultsPatchSchema } }, async (request) => Object.assign(faults, request.body));
   app.post('/sim/faults/reset', async () => Object.assign(faults, noFaults()));
+  app.post('/sim/release', async () => {
+    releaseHeld();
+    return { released: true };
+  });
   app.get<{ Querystring: { transactionRef?: string } }>('/sim/stats', async (request) => {
     const ref = request.query.transactionRef;
     if (ref === undefined) return stats.toJSON();
@@ -176,10 +193,11 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     faults,
     stats,
     setCallbackUrl: (url) => callbacks.setCallbackUrl(url),
+    releaseHeld,
     resetFaults: () => void Object.assign(faults, noFaults()),
     close: async () => {
       clearInterval(sweeper);
-      releaseHeld.abort();
+      releaseHeld();
       await callbacks.close();
       await app.close();
     },

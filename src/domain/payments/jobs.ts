@@ -18,7 +18,7 @@ export interface PaymentJobs {
 
 export function paymentJobs(payments: PaymentService): PaymentJobs {
   return {
-    collections: { name: 'payment-collections', idleIntervalMs: 200, runOnce: () => payments.requestDueCollections() },
+    collections: payments.collectionJob,
     expiry: { name: 'payment-expiry', idleIntervalMs: 1_000, runOnce: () => payments.expireDue() },
     reconciliation: { name: 'payment-reconciliation', idleIntervalMs: 5_000, runOnce: () => payments.reconcileDue() },
     refunds: { name: 'payment-refunds', idleIntervalMs: 1_000, runOnce: () => payments.retryDueRefunds() },

@@ -7,6 +7,8 @@ export const REFUND_WINDOW_MS = 30 * 60_000;
 
 /** Rows one run of a background job takes on; bounds memory and transaction length. */
 export const JOB_BATCH_SIZE = 50;
+/** How often an idle collection job looks for new payments. */
+export const COLLECTION_JOB_IDLE_MS = 200;
 /** How long a job's claim on a row lasts before another worker may take it over (a crashed worker). */
 export const CLAIM_LEASE_MS = 60_000;
 

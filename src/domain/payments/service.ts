@@ -2,20 +2,27 @@
 // merchantRef), answers status queries, refunds, applies what channels report (callbacks,
 // reconciliation, sandbox completion) and feeds the checkout pages through CheckoutSource.
 import { UpstreamUnavailableError, type CollectionState } from '../../channels/channel.js';
+import { DEFAULT_JOB_CONCURRENCY, PooledJob } from '../../pooled-job.js';
 import { AppError, notFound } from '../errors.js';
 import type { Merchant } from '../merchants.js';
 import { newId } from '../ids.js';
 import { toMajor, type Currency } from '../money.js';
 import type { CheckoutSource, CheckoutView } from './checkout-view.js';
 import { checkoutUrl, hashCheckoutToken, isWellFormedToken, newCheckoutToken } from './checkout-token.js';
-import { requestCollection } from './collections.js';
+import { askForCollection, claimDueCollections, requestCollection } from './collections.js';
 import type { PaymentDeps } from './deps.js';
 import { HeldMoneyService } from './held-money.js';
 import { latePaymentsDue, returnLatePayment } from './late-payments.js';
-import { EXPIRY_CONFIRM_GRACE_MS, JOB_BATCH_SIZE, PAYMENT_TTL_MS, SANDBOX_COMPLETE_TIMEOUT_MS } from './policy.js';
+import {
+  COLLECTION_JOB_IDLE_MS,
+  EXPIRY_CONFIRM_GRACE_MS,
+  JOB_BATCH_SIZE,
+  PAYMENT_TTL_MS,
+  SANDBOX_COMPLETE_TIMEOUT_MS,
+} from './policy.js';
 import { checkoutView, initiateResult, paymentRecord, refundResult, type InitiateResult, type PaymentRecord, type RefundResult } from './records.js';
 import { Refunds } from './refunds.js';
-import { collectionsDue, findByRef, findByTokenHash, findForMerchant, insertIfNew, refundsDue } from './repository.js';
+import { findByRef, findByTokenHash, findForMerchant, insertIfNew, refundsDue } from './repository.js';
 import { buildDraft, requestHash, requireCurrency, requirePayinMethod, type InitiateRequest } from './rules.js';
 import { Reconciler } from './reconciler.js';
 import type { PaymentsTable } from './tables.js';
@@ -69,6 +76,11 @@ function oneReference(query: PaymentQuery): { transactionRef: string } | { merch
 }
 
 export class PaymentService implements CheckoutSource {
+  /**
+   * The collection job: claims payments whose collection is due only for free slots, so one slow
+   * channel answer holds up that payment alone.
+   */
+  readonly collectionJob: PooledJob<PaymentsTable>;
   private readonly refunds: Refunds;
   private readonly reconciler: Reconciler;
 
@@ -79,6 +91,13 @@ export class PaymentService implements CheckoutSource {
     this.held = new HeldMoneyService(deps);
     this.refunds = new Refunds(deps);
     this.reconciler = new Reconciler(deps, (ref, state) => this.applyCollectionState(ref, state));
+    this.collectionJob = new PooledJob({
+      name: 'payment-collections',
+      idleIntervalMs: COLLECTION_JOB_IDLE_MS,
+      concurrency: deps.collectionConcurrency ?? DEFAULT_JOB_CONCURRENCY,
+      claim: (limit) => claimDueCollections(this.deps, limit),
+      process: (row) => askForCollection(this.deps, row),
+    });
   }
 
   /**
@@ -229,11 +248,9 @@ export class PaymentService implements CheckoutSource {
 
   // Background work, one bounded batch per call (see jobs.ts).
 
-  /** Asks channels for the collections of new payments (and retries those the channel could not serve). */
-  async requestDueCollections(): Promise<number> {
-    const rows = await collectionsDue(this.deps.db, this.deps.clock.nowMs(), JOB_BATCH_SIZE);
-    const outcomes = await Promise.all(rows.map((row) => requestCollection(this.deps, row)));
-    return outcomes.filter((outcome) => outcome !== 'not-claimed').length;
+  /** One step of the collection job, waited for: asks channels for the collections due, as far as slots are free. */
+  requestDueCollections(): Promise<number> {
+    return this.collectionJob.runDue();
   }
 
   /** Pending payments past expiry: a last word with the channel, then Expired. */

@@ -1,11 +1,7 @@
 // The payout background job for the Worker. It claims its rows in the database with a lease, so any
-// number of workers (processes) may run it side by side.
+// number of workers (processes) may run it side by side; PayoutService owns it (see its `job`).
 import type { Job } from '../../worker.js';
 import type { PayoutService } from './service.js';
 
-export function payoutJob(payouts: PayoutService, idleIntervalMs = 200): Job {
-  return { name: 'payout-submissions', idleIntervalMs, runOnce: () => payouts.processDue() };
-}
-
 /** All payout jobs, in the order a worker should start them. */
-export const allPayoutJobs = (payouts: PayoutService, idleIntervalMs?: number): Job[] => [payoutJob(payouts, idleIntervalMs)];
+export const allPayoutJobs = (payouts: PayoutService): Job[] => [payouts.job];

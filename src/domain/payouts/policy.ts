@@ -1,7 +1,7 @@
 // The payout job's timing (contract sections 5 and 12), in one place.
 
-/** Rows one run of the payout job takes on. */
-export const PAYOUT_BATCH_SIZE = 50;
+/** How often an idle payout job looks for due payouts. */
+export const DEFAULT_PAYOUT_JOB_IDLE_MS = 200;
 /**
  * How long a worker's claim on a payout lasts. Longer than a channel request's deadline, so a live
  * worker never loses its row mid-call; a crashed worker's rows are taken over after it.

@@ -5,6 +5,7 @@
 import { UpstreamUnavailableError, type Channel, type PayoutState } from '../../channels/channel.js';
 import type { LedgerService } from '../../ledger/service.js';
 import { withTransaction } from '../../ledger/transactions.js';
+import { DEFAULT_JOB_CONCURRENCY, PooledJob } from '../../pooled-job.js';
 import type { StoreKind } from '../../store/db.js';
 import type { Db } from '../../store/schema.js';
 import type { Clock } from '../clock.js';
@@ -14,7 +15,13 @@ import { newId } from '../ids.js';
 import type { Merchant } from '../merchants.js';
 import type { Currency } from '../money.js';
 import type { WebhookUrlCheck } from '../payments/rules.js';
-import { DEFAULT_STUCK_AFTER_SECONDS, PAYOUT_BATCH_SIZE, PAYOUT_LEASE_MS, pollDelayMs, submitRetryDelayMs } from './policy.js';
+import {
+  DEFAULT_PAYOUT_JOB_IDLE_MS,
+  DEFAULT_STUCK_AFTER_SECONDS,
+  PAYOUT_LEASE_MS,
+  pollDelayMs,
+  submitRetryDelayMs,
+} from './policy.js';
 import { operatorView, payoutInitiateResult, payoutRecord, type OperatorPayoutView, type PayoutInitiateResult, type PayoutRecord } from './records.js';
 import {
   claimDuePayouts,
@@ -53,6 +60,10 @@ export interface PayoutDeps {
   readonly webhookUrlCheck?: WebhookUrlCheck;
   /** The payout job's lease per claimed row (default PAYOUT_LEASE_MS); must exceed a channel request's deadline. */
   readonly leaseMs?: number;
+  /** Payouts the job works on at once in this process (default DEFAULT_JOB_CONCURRENCY). */
+  readonly concurrency?: number;
+  /** The job's pause when nothing is due (default DEFAULT_PAYOUT_JOB_IDLE_MS). */
+  readonly idleIntervalMs?: number;
 }
 
 /** What a forced status query found. */
@@ -76,7 +87,24 @@ function oneReference(query: PayoutQuery): { transactionRef: string } | { mercha
 }
 
 export class PayoutService {
-  constructor(private readonly deps: PayoutDeps) {}
+  /**
+   * The payout job: claims due payouts only for free slots, so each claimed payout is with the
+   * upstream at once and a slow upstream answer holds up that payout alone.
+   */
+  readonly job: PooledJob<PayoutsTable>;
+
+  constructor(private readonly deps: PayoutDeps) {
+    this.job = new PooledJob({
+      name: 'payout-submissions',
+      idleIntervalMs: deps.idleIntervalMs ?? DEFAULT_PAYOUT_JOB_IDLE_MS,
+      concurrency: deps.concurrency ?? DEFAULT_JOB_CONCURRENCY,
+      claim: (limit) => {
+        const nowMs = this.deps.clock.nowMs();
+        return claimDuePayouts(this.deps.db, this.deps.storeKind, nowMs, nowMs + (this.deps.leaseMs ?? PAYOUT_LEASE_MS), limit);
+      },
+      process: (row) => this.processClaimed(row),
+    });
+  }
 
   /**
    * Accepts a payout, or answers the original when the merchant repeats the same request under the
@@ -171,12 +199,9 @@ export class PayoutService {
 
   // Background work (see jobs.ts).
 
-  /** One batch of the payout job: claims due payouts and submits, recovers or polls each. */
-  async processDue(): Promise<number> {
-    const nowMs = this.deps.clock.nowMs();
-    const rows = await claimDuePayouts(this.deps.db, this.deps.storeKind, nowMs, nowMs + (this.deps.leaseMs ?? PAYOUT_LEASE_MS), PAYOUT_BATCH_SIZE);
-    await Promise.all(rows.map((row) => this.processClaimed(row)));
-    return rows.length;
+  /** One step of the payout job, waited for: claims due payouts for the free slots and submits, recovers or polls each. */
+  processDue(): Promise<number> {
+    return this.job.runDue();
   }
 
   // Operator tools.

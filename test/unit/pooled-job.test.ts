@@ -1,0 +1,74 @@
+// The pooled job on its own, with rows as plain numbers: it never claims more rows than it has free
+// slots, a row that hangs holds one slot while the rest go through, and a row's failure is reported
+// by the next run (where the worker logs it).
+import { describe, expect, it } from 'vitest';
+import { PooledJob } from '../../src/pooled-job.js';
+
+function gate(): { promise: Promise<void>; open(): void } {
+  let open = (): void => undefined;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  return { promise, open };
+}
+
+/** A queue of due rows; `claim` hands out at most what it is asked for, and records each request. */
+function rows(count: number) {
+  const due = Array.from({ length: count }, (_, i) => i);
+  const asked: number[] = [];
+  return {
+    asked,
+    claim: async (limit: number) => {
+      asked.push(limit);
+      return due.splice(0, limit);
+    },
+  };
+}
+
+describe('PooledJob', () => {
+  it('claims only for free slots, and a hanging row holds one slot while the others are done', async () => {
+    const source = rows(10);
+    const hang = gate();
+    const done: number[] = [];
+    const job = new PooledJob<number>({
+      name: 'test',
+      idleIntervalMs: 10,
+      concurrency: 3,
+      claim: source.claim,
+      process: async (row) => {
+        if (row === 0) await hang.promise;
+        done.push(row);
+      },
+    });
+    for (let run = 0; run < 50 && done.length < 9; run += 1) await job.runOnce();
+    expect(done.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(Math.max(...source.asked)).toBeLessThanOrEqual(3);
+    expect(source.asked[0]).toBe(3);
+    hang.open();
+    await job.close();
+    expect(done).toContain(0);
+  });
+
+  it('never promises one free slot to two claims running at once', async () => {
+    const source = rows(10);
+    const job = new PooledJob<number>({ name: 'test', idleIntervalMs: 10, concurrency: 4, claim: source.claim, process: async () => undefined });
+    const counts = await Promise.all([job.runDue(), job.runDue(), job.runDue()]);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(4);
+    expect(source.asked.reduce((a, b) => a + b, 0)).toBe(4);
+  });
+
+  it('reports a failed row through the next run, once', async () => {
+    const source = rows(1);
+    const job = new PooledJob<number>({
+      name: 'test',
+      idleIntervalMs: 10,
+      concurrency: 2,
+      claim: source.claim,
+      process: async () => {
+        throw new Error('row broke');
+      },
+    });
+    expect(await job.runOnce()).toBe(1);
+    await job.close();
+    await expect(job.runOnce()).rejects.toThrow('row broke');
+    expect(await job.runOnce()).toBe(0);
+  });
+});
