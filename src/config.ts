@@ -5,6 +5,7 @@ import { simulatorConfigFromEnv, type SimulatorConfig } from './channels/simulat
 import { webhookConfigFromEnv, type WebhookConfig } from './webhooks/ssrf.js';
 import { envBool as bool, envInt as int, type Env } from './env.js';
 import { DEFAULT_JOB_CONCURRENCY } from './pooled-job.js';
+import { PAYOUT_LEASE_MS } from './domain/payouts/policy.js';
 
 export type Role = 'all' | 'api' | 'worker';
 export type RateLimitStore = 'memory' | 'database';
@@ -60,6 +61,19 @@ function role(raw: string | undefined): Role {
   throw new Error(`config: ROLE must be all, api or worker, got "${raw}"`);
 }
 
+/**
+ * A payout's claim lease must outlast the upstream call it covers, with room for the writes after it:
+ * otherwise a second worker could take the row while the first still waits for the bank's answer.
+ */
+export const MAX_UPSTREAM_TIMEOUT_MS = PAYOUT_LEASE_MS - 10_000;
+
+function withinLease(simulator: SimulatorConfig): SimulatorConfig {
+  if (simulator.timeoutMs > MAX_UPSTREAM_TIMEOUT_MS) {
+    throw new Error(`config: SIMULATOR_TIMEOUT_MS must be at most ${MAX_UPSTREAM_TIMEOUT_MS} (the payout lease is ${PAYOUT_LEASE_MS} ms), got ${simulator.timeoutMs}`);
+  }
+  return simulator;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 8080, 0, 65535);
   const dataDir = path.resolve(env.DATA_DIR || './data');
@@ -94,7 +108,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 120_000),
     workerIdleMs: int(env, 'WORKER_IDLE_MS', 500, 10, 60_000),
     upstreamConcurrency: int(env, 'UPSTREAM_CONCURRENCY', DEFAULT_JOB_CONCURRENCY, 1, 1000),
-    simulator: simulatorConfigFromEnv(env),
+    simulator: withinLease(simulatorConfigFromEnv(env)),
     webhooks: webhookConfigFromEnv(env),
   };
 }

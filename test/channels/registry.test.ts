@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChannelRegistry, callbackPath } from '../../src/channels/registry.js';
 import { simulatorConfigFromEnv, standaloneConfigFromEnv } from '../../src/channels/simulator/config.js';
 import { startSimulator } from '../../src/channels/simulator/server.js';
+import { loadConfig, MAX_UPSTREAM_TIMEOUT_MS } from '../../src/config.js';
 import { ManualClock } from '../../src/domain/clock.js';
+import { PAYOUT_LEASE_MS } from '../../src/domain/payouts/policy.js';
 import { AppError } from '../../src/domain/errors.js';
 import { CallbackReceiver, collectionRequest, eventually } from './harness.js';
 
@@ -102,6 +104,12 @@ describe('simulator configuration', () => {
     expect(() => simulatorConfigFromEnv({ SIMULATOR_URL: 'http://127.0.0.1:8090', SIMULATOR_KEY: 'k' })).toThrow(/SIMULATOR_CALLBACK_SECRET/);
     expect(() => simulatorConfigFromEnv({ SIMULATOR_URL: 'ftp://x' })).toThrow(/http/);
     expect(() => simulatorConfigFromEnv({ SIMULATOR_TIMEOUT_MS: 'soon' })).toThrow(/SIMULATOR_TIMEOUT_MS/);
+  });
+
+  it('refuses an upstream deadline the payout lease could not cover, so no second worker takes a row mid-call', () => {
+    expect(() => loadConfig({ SIMULATOR_TIMEOUT_MS: String(PAYOUT_LEASE_MS) })).toThrow(/SIMULATOR_TIMEOUT_MS must be at most/);
+    expect(() => loadConfig({ SIMULATOR_TIMEOUT_MS: String(MAX_UPSTREAM_TIMEOUT_MS + 1) })).toThrow(/payout lease/);
+    expect(loadConfig({ SIMULATOR_TIMEOUT_MS: String(MAX_UPSTREAM_TIMEOUT_MS) }).simulator.timeoutMs).toBe(MAX_UPSTREAM_TIMEOUT_MS);
   });
 
   it('requires SIM_KEY, SIM_CALLBACK_URL and SIM_CALLBACK_SECRET to run on its own', () => {

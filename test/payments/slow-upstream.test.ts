@@ -9,7 +9,7 @@ let server: TestServer;
 
 beforeAll(async () => {
   // The channel waits a minute, so the held request outlasts the test unless the test releases it.
-  server = await startTestServer({ SIMULATOR_TIMEOUT_MS: '60000' });
+  server = await startTestServer({ SIMULATOR_TIMEOUT_MS: '20000' });
 });
 afterAll(async () => {
   server.services.channels.simulator.server!.releaseHeld();

@@ -12,7 +12,7 @@ let otherShop: TestMerchant;
 
 beforeAll(async () => {
   // The channel waits a minute, so the held answer outlasts the test unless the test releases it.
-  server = await startTestServer({ SIMULATOR_TIMEOUT_MS: '60000' });
+  server = await startTestServer({ SIMULATOR_TIMEOUT_MS: '20000' });
   slowShop = await server.createMerchant();
   otherShop = await server.createMerchant();
   await fund(server, slowShop.id, 'INR', 1_000_000_00n);
