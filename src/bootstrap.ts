@@ -3,7 +3,7 @@
 // Shared by the server (main.ts), the operator CLI and the tests, so all see the same wiring.
 import type { Config } from './config.js';
 import { ChannelRegistry } from './channels/registry.js';
-import { systemClock, type Clock } from './domain/clock.js';
+import { systemClock, type Clock } from './core/clock.js';
 import { FeeService } from './domain/fees.js';
 import { MerchantService } from './domain/merchants.js';
 import { allPaymentJobs } from './domain/payments/jobs.js';
@@ -11,7 +11,7 @@ import { PaymentService } from './domain/payments/service.js';
 import { allPayoutJobs } from './domain/payouts/jobs.js';
 import { PayoutService } from './domain/payouts/service.js';
 import { RateService } from './domain/rates.js';
-import { loadOrCreateLocalSecrets, SecretBox } from './domain/secrets.js';
+import { loadOrCreateLocalSecrets, SecretBox } from './core/secrets.js';
 import { LedgerService } from './ledger/service.js';
 import type { Services } from './services.js';
 import { openStore } from './store/db.js';
@@ -19,7 +19,7 @@ import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { WebhookService } from './webhooks/service.js';
 import { loadOrCreateServiceKey } from './webhooks/signer.js';
 import { checkWebhookUrlSyntax } from './webhooks/ssrf.js';
-import type { Job } from './worker.js';
+import type { Job } from './core/worker.js';
 
 export interface Runtime {
   readonly services: Services;

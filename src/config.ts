@@ -3,12 +3,12 @@
 import path from 'node:path';
 import { simulatorConfigFromEnv, type SimulatorConfig } from './channels/simulator/config.js';
 import { webhookConfigFromEnv, type WebhookConfig } from './webhooks/ssrf.js';
-import { envBool as bool, envInt as int, type Env } from './env.js';
-import { DEFAULT_JOB_CONCURRENCY } from './pooled-job.js';
+import { envBool as bool, envInt as int, type Env } from './core/env.js';
+import { DEFAULT_JOB_CONCURRENCY } from './core/pooled-job.js';
 import { PAYOUT_LEASE_MS } from './domain/payouts/policy.js';
+import type { RateLimitStore } from './http/rate-limit.js';
 
 export type Role = 'all' | 'api' | 'worker';
-export type RateLimitStore = 'memory' | 'database';
 
 export interface Config {
   readonly host: string;

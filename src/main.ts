@@ -3,9 +3,9 @@
 // requests and the jobs in progress, and exit.
 import { loadConfig } from './config.js';
 import { buildRuntime } from './bootstrap.js';
-import { buildApp } from './http/app.js';
+import { buildApp } from './server.js';
 import { exampleRequest, seedSandbox } from './sandbox-seed.js';
-import { Worker } from './worker.js';
+import { Worker } from './core/worker.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();

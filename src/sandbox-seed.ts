@@ -2,7 +2,7 @@
 // USDT rates, and a printed, working signed request so a developer can call the API at once.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Currency } from './domain/money.js';
+import type { Currency } from './core/money.js';
 import { parseRateMicros } from './domain/rates.js';
 import type { Services } from './services.js';
 

@@ -2,13 +2,13 @@
 // and the CLI. Modules receive what they need from here instead of constructing their own.
 import type { ChannelRegistry } from './channels/registry.js';
 import type { Config } from './config.js';
-import type { Clock } from './domain/clock.js';
+import type { Clock } from './core/clock.js';
 import type { FeeService } from './domain/fees.js';
 import type { MerchantService } from './domain/merchants.js';
 import type { PaymentService } from './domain/payments/service.js';
 import type { PayoutService } from './domain/payouts/service.js';
 import type { RateService } from './domain/rates.js';
-import type { SecretBox } from './domain/secrets.js';
+import type { SecretBox } from './core/secrets.js';
 import type { LedgerService } from './ledger/service.js';
 import type { Store } from './store/db.js';
 import type { WebhookService } from './webhooks/service.js';

@@ -1,8 +1,8 @@
 // account/balance and account/usdt/rate.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { microsToNumber } from '../domain/rates.js';
-import { isoFromMs } from '../domain/clock.js';
-import { toMajor } from '../domain/money.js';
+import { isoFromMs } from '../core/clock.js';
+import { toMajor } from '../core/money.js';
 import { ok } from '../http/envelope.js';
 import type { Services } from '../services.js';
 import { CurrencyBody, merchantOf, supportedCurrency } from './common.js';

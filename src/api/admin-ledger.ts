@@ -3,9 +3,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Text } from '../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { isoFromMs } from '../domain/clock.js';
-import { validationError } from '../domain/errors.js';
-import { toMajor, toMinor, type Currency, type Minor } from '../domain/money.js';
+import { isoFromMs } from '../core/clock.js';
+import { validationError } from '../core/errors.js';
+import { toMajor, toMinor, type Currency, type Minor } from '../core/money.js';
 import { ok } from '../http/envelope.js';
 import { ADJUSTABLE_KINDS } from '../ledger/operator.js';
 import { balanceView, JOURNAL_MAX_LIMIT, type JournalEntry } from '../ledger/queries.js';

@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { publicBanksFor, type PublicBankEntry } from '../domain/banks/index.js';
 import { ok } from '../http/envelope.js';
-import type { Currency } from '../domain/money.js';
+import type { Currency } from '../core/money.js';
 import { CurrencyBody, supportedCurrency } from './common.js';
 import { BankEntry } from './schemas/payout.js';
 import { MERCHANT_SECURITY, merchantErrors, SuccessEnvelope } from './schemas/responses.js';

@@ -1,9 +1,9 @@
 // Schema pieces and checks shared by the merchant routes.
 import { Type } from '@sinclair/typebox';
 import { Text } from '../http/text.js';
-import { AppError } from '../domain/errors.js';
+import { AppError } from '../core/errors.js';
 import type { Merchant } from '../domain/merchants.js';
-import { isCurrency, type Currency } from '../domain/money.js';
+import { isCurrency, type Currency } from '../core/money.js';
 import type { FastifyRequest } from 'fastify';
 import { Currency as CurrencySchema } from './schemas/enums.js';
 import { ref } from './schemas/shared.js';

@@ -1,8 +1,8 @@
 // Which channel serves a payment or payout: sandbox merchants always reach the bank simulator; live
 // merchants have no real upstream in this project yet. Callbacks arrive at /v1/callbacks/:channel.
-import type { Clock } from '../domain/clock.js';
-import { AppError } from '../domain/errors.js';
-import type { Currency } from '../domain/money.js';
+import type { Clock } from '../core/clock.js';
+import { AppError } from '../core/errors.js';
+import type { Currency } from '../core/money.js';
 import type { Channel, SandboxPayer } from './channel.js';
 import type { SimulatorConfig } from './simulator/config.js';
 import { attachSimulator, connectSimulator, type SimulatorConnection } from './simulator/connection.js';

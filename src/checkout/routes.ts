@@ -6,8 +6,8 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import { Type, type Static } from '@sinclair/typebox';
 import { Text } from '../http/text.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { systemClock, type Clock } from '../domain/clock.js';
-import { AppError } from '../domain/errors.js';
+import { systemClock, type Clock } from '../core/clock.js';
+import { AppError } from '../core/errors.js';
 import type { CheckoutSource, CheckoutView } from '../domain/payments/checkout-view.js';
 import { errorBody } from '../http/envelope.js';
 import { toAppError } from '../http/errors.js';

@@ -1,5 +1,5 @@
 // Operator command for the audit log: every operator action with its actor, newest first.
-import { AUDIT_PAGE_MAX, listAudit, parseSince } from '../domain/audit.js';
+import { AUDIT_PAGE_MAX, listAudit, parseSince } from '../audit/audit-log.js';
 import { flagString, type CliCommand } from './types.js';
 
 export const auditCommands: CliCommand[] = [

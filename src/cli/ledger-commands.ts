@@ -1,8 +1,8 @@
 // Operator commands for money: verify the ledger, read balances and journals, credit lines,
 // security deposits, adjustments, fees, limits and a settlement run. Amounts are major units ("123.45").
-import { isoFromMs } from '../domain/clock.js';
+import { isoFromMs } from '../core/clock.js';
 import type { Direction } from '../domain/methods.js';
-import { formatMinor, isCurrency, parseMajorString, type Currency, type Minor } from '../domain/money.js';
+import { formatMinor, isCurrency, parseMajorString, type Currency, type Minor } from '../core/money.js';
 import type { AdjustableKind } from '../ledger/operator.js';
 import { ADJUSTABLE_KINDS } from '../ledger/operator.js';
 import { balanceView, type Balances } from '../ledger/queries.js';

@@ -2,7 +2,7 @@
 // service uses (same environment) and runs one command.
 import { loadConfig } from '../config.js';
 import { buildServices } from '../bootstrap.js';
-import { AppError } from '../domain/errors.js';
+import { AppError } from '../core/errors.js';
 import { CLI_COMMANDS as COMMANDS } from './commands.js';
 import type { CliCommand, CliOutput, ParsedArgs } from './types.js';
 

@@ -1,9 +1,9 @@
 // Operator commands for merchants, keys, webhooks, rate limits and USDT rates.
 import fs from 'node:fs';
-import { isCurrency } from '../domain/money.js';
+import { isCurrency } from '../core/money.js';
 import { parseRateMicros, microsToNumber } from '../domain/rates.js';
 import type { KeyType } from '../domain/merchants.js';
-import { checkWebhookUrl } from '../api/admin/merchants.js';
+import { checkWebhookUrl } from '../webhooks/ssrf.js';
 import { cliActor, flagString, requireFlag, type CliCommand, type ParsedArgs } from './types.js';
 
 function keyTypeOf(args: ParsedArgs): KeyType {

@@ -1,11 +1,11 @@
 // Fees and amount limits per merchant, currency, method and direction: catalog defaults, overridden
 // per merchant by the operator. A fee is basis points of the amount plus a fixed amount, rounded
 // half up to the minor unit with bigint arithmetic only; callers compute it once and store it.
-import { recordAudit } from './audit.js';
-import type { Clock } from './clock.js';
-import { AppError, validationError } from './errors.js';
+import { recordAudit } from '../audit/audit-log.js';
+import type { Clock } from '../core/clock.js';
+import { AppError, validationError } from '../core/errors.js';
 import { DIRECTIONS, methodsFor, requireMethod, type AmountBounds, type Direction } from './methods.js';
-import { CURRENCIES, formatMinor, type Currency, type Minor } from './money.js';
+import { CURRENCIES, formatMinor, type Currency, type Minor } from '../core/money.js';
 import type { Db } from '../store/schema.js';
 
 export interface FeeRule {

@@ -1,11 +1,11 @@
 // Merchants and their API keys: creation, key rotation (at most two active keys), webhook
 // settings, and the credential lookup the signature check uses on every request.
 import crypto from 'node:crypto';
-import { isoFromMs as iso, type Clock } from './clock.js';
-import { recordAudit } from './audit.js';
-import { AppError } from './errors.js';
-import { newId } from './ids.js';
-import type { SecretBox } from './secrets.js';
+import { isoFromMs as iso, type Clock } from '../core/clock.js';
+import { recordAudit } from '../audit/audit-log.js';
+import { AppError } from '../core/errors.js';
+import { newId } from '../core/ids.js';
+import type { SecretBox } from '../core/secrets.js';
 import type { Db, Executor } from '../store/schema.js';
 import type { MerchantsTable } from '../store/tables.js';
 

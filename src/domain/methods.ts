@@ -1,7 +1,7 @@
 // The method catalog of contract section 2: which pay-in and payout methods each currency offers,
 // whether a pay-in can be refunded upstream, and the default amount bounds of section 9.
-import { AppError } from './errors.js';
-import type { Currency, Minor } from './money.js';
+import { AppError } from '../core/errors.js';
+import type { Currency, Minor } from '../core/money.js';
 
 export type Direction = 'payin' | 'payout';
 export const DIRECTIONS: readonly Direction[] = ['payin', 'payout'];

@@ -1,10 +1,10 @@
 // USDT reference rates. The operator sets a reference rate and two spreads per currency; merchants
 // read a deposit rate (reference less the deposit spread: what one USDT brought in is worth) and a
 // withdraw rate (reference plus the withdraw spread: what one USDT taken out costs).
-import { recordAudit } from './audit.js';
-import type { Clock } from './clock.js';
-import { AppError } from './errors.js';
-import type { Currency } from './money.js';
+import { recordAudit } from '../audit/audit-log.js';
+import type { Clock } from '../core/clock.js';
+import { AppError } from '../core/errors.js';
+import type { Currency } from '../core/money.js';
 import type { Db } from '../store/schema.js';
 
 const MICROS = 1_000_000n;

@@ -1,28 +1,17 @@
-// The Fastify application: JSON parsing that keeps the raw bytes for signatures, the envelope on
-// every answer, request ids, metrics, OpenAPI, and the three route families (merchant API under
-// /v1/api with signature auth, operator API under /admin with a bearer token, operations).
+// The framework glue of the HTTP server: JSON parsing that keeps the raw bytes for signatures, the
+// envelope on every answer, request ids, the drain at shutdown, metrics, and the signed scope that
+// merchant routes live in. Which routes exist is decided above this folder (src/server.ts).
 import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { AppError } from '../domain/errors.js';
-import { newId } from '../domain/ids.js';
-import type { Services } from '../services.js';
+import { AppError } from '../core/errors.js';
+import { newId } from '../core/ids.js';
 import { errorBody } from './envelope.js';
 import { toAppError } from './errors.js';
 import { answerClientError } from './client-errors.js';
-import { authenticateMerchant, requireDeclaredEffect } from './auth.js';
-import { createRateLimiter } from './rate-limit.js';
-import { ReplayGuard } from './replay-guard.js';
-import { createMetrics } from './metrics.js';
-import { registerOpenApi } from './openapi.js';
-import { merchantRoutes } from '../api/index.js';
-import { adminRoutes } from '../api/admin/index.js';
-import { opsRoutes } from '../api/ops.js';
-import { callbackRoutes } from '../api/callbacks.js';
-import { publicKeyRoutes } from '../api/public-key.js';
-import { checkoutRoutes } from '../checkout/routes.js';
+import { authenticateMerchant, requireDeclaredEffect, type AuthDeps } from './auth.js';
+import type { ReplayGuard } from './replay-guard.js';
+import { createMetrics, type Metrics } from './metrics.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -33,6 +22,20 @@ declare module 'fastify' {
 }
 
 export type App = FastifyInstance<any, any, any, any, TypeBoxTypeProvider>;
+
+export interface HttpAppOptions {
+  readonly logLevel: string;
+  readonly bodyLimitBytes: number;
+}
+
+/** The bare server: glue only, no routes yet. */
+export interface HttpApp {
+  readonly app: App;
+  readonly metrics: Metrics;
+  /** Whether the drain has begun. */
+  isClosing(): boolean;
+  drain(): void;
+}
 
 export interface AppHandle {
   readonly app: App;
@@ -73,15 +76,14 @@ function logLevelFor(status: number): 'error' | 'info' {
   return status >= 500 ? 'error' : 'info';
 }
 
-export async function buildApp(services: Services): Promise<AppHandle> {
-  const { config } = services;
+export function createHttpApp(options: HttpAppOptions): HttpApp {
   let closing = false;
   const app: App = Fastify({
     logger: {
-      level: config.logLevel,
+      level: options.logLevel,
       redact: ['req.headers.signature', 'req.headers.authorization', 'req.headers.cookie'],
     },
-    bodyLimit: config.bodyLimitBytes,
+    bodyLimit: options.bodyLimitBytes,
     genReqId: (_req: IncomingMessage) => newId(),
     requestIdHeader: false,
     return503OnClosing: false,
@@ -98,7 +100,7 @@ export async function buildApp(services: Services): Promise<AppHandle> {
   app.decorateRequest('rawBody', null);
   app.decorateRequest('bodyError', null);
   app.decorateRequest('merchant', null);
-  registerJsonParser(app, config.bodyLimitBytes);
+  registerJsonParser(app, options.bodyLimitBytes);
 
   const metrics = createMetrics();
   app.addHook('onRequest', async (request, reply) => {
@@ -122,43 +124,31 @@ export async function buildApp(services: Services): Promise<AppHandle> {
     void reply.code(404).send(errorBody(new AppError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}.`)));
   });
 
-  await registerOpenApi(app, config.publicBaseUrl);
-  await app.register(swaggerUi, { routePrefix: '/docs' });
-
-  const replay = new ReplayGuard(services.store.db, services.clock, config.replayTtlSeconds * 1000, config.signatureWindowSeconds);
-  const limiter = createRateLimiter(config.rateLimitStore, services.store, services.clock);
-  const authDeps = { merchants: services.merchants, clock: services.clock, replay, limiter, windowSeconds: config.signatureWindowSeconds };
-
-  await app.register(
-    async (api) => {
-      api.addHook('onRoute', requireDeclaredEffect);
-      api.addHook('preValidation', async (request) => {
-        if (!isJsonRequest(request)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
-        request.merchant = await authenticateMerchant(request, authDeps);
-        if (request.bodyError) throw new AppError('INVALID_JSON', request.bodyError);
-      });
-      await api.register(merchantRoutes, { services });
-    },
-    { prefix: '/v1/api' },
-  );
-  await app.register(adminRoutes, { prefix: '/admin', services });
-  await app.register(callbackRoutes, { channels: services.channels, payments: services.payments, payouts: services.payouts });
-  await app.register(publicKeyRoutes, { services });
-  await app.register(checkoutRoutes, { source: services.payments, publicBaseUrl: config.publicBaseUrl, clock: services.clock });
-  await app.register(opsRoutes, { services, metrics, isClosing: () => closing });
-
   return {
     app,
-    replay,
+    metrics,
+    isClosing: () => closing,
     drain: () => {
       closing = true;
-    },
-    close: async () => {
-      closing = true;
-      await app.close();
-      replay.stop();
     },
   };
 }
 
-export { swagger };
+/**
+ * The merchant API's scope: every route in it needs application/json, a valid signature and a
+ * declared effect (read or state-changing, for the one-time signature rule) before its schema runs.
+ */
+export async function registerSignedScope(app: App, prefix: string, auth: AuthDeps, routes: (scope: App) => Promise<void>): Promise<void> {
+  await app.register(
+    async (scope) => {
+      scope.addHook('onRoute', requireDeclaredEffect);
+      scope.addHook('preValidation', async (request) => {
+        if (!isJsonRequest(request)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
+        request.merchant = await authenticateMerchant(request, auth);
+        if (request.bodyError) throw new AppError('INVALID_JSON', request.bodyError);
+      });
+      await routes(scope);
+    },
+    { prefix },
+  );
+}

@@ -4,8 +4,8 @@
 // included) never spends the merchant's budget.
 import type { FastifyRequest, RouteOptions } from 'fastify';
 import { verifyHmacSha256, verifyRsaSha512 } from '../../sdk/src/signing.js';
-import type { Clock } from '../domain/clock.js';
-import { AppError } from '../domain/errors.js';
+import type { Clock } from '../core/clock.js';
+import { AppError } from '../core/errors.js';
 import type { Merchant, MerchantService, VerifierKey } from '../domain/merchants.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { ReplayGuard, SignatureUse } from './replay-guard.js';

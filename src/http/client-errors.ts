@@ -2,8 +2,8 @@
 // or too slow) with the contract's 400 INVALID_REQUEST envelope and a Request-Id, then ends the connection.
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
-import { AppError } from '../domain/errors.js';
-import { newId } from '../domain/ids.js';
+import { AppError } from '../core/errors.js';
+import { newId } from '../core/ids.js';
 import { errorBody } from './envelope.js';
 
 /** How long a refused connection may go on sending before it is cut: its bytes are read and dropped meanwhile. */

@@ -1,5 +1,5 @@
 // The contract's envelope, in one place: {code, message, data} for success and errors alike.
-import type { AppError } from '../domain/errors.js';
+import type { AppError } from '../core/errors.js';
 
 export interface Envelope<T> {
   readonly code: string;

@@ -1,7 +1,7 @@
 // Turns anything thrown while handling a request into the contract's error envelope. AppError, Fastify's
 // client errors and the database's data exceptions become 4xx; the rest is a 500 that reveals nothing.
 import type { FastifyError } from 'fastify';
-import { AppError, type FieldProblem, type Reason } from '../domain/errors.js';
+import { AppError, type FieldProblem, type Reason } from '../core/errors.js';
 import { isTextRule } from './text.js';
 
 interface AjvIssue {

@@ -1,7 +1,7 @@
 // The rate limit shared by every process on one database: a counter per bucket and Unix second,
 // bumped by an atomic upsert. Requests arriving together share one statement, so a merchant's burst
 // costs one round trip per batch, not one per request, and never holds a pool connection each.
-import type { Clock } from '../domain/clock.js';
+import type { Clock } from '../core/clock.js';
 import type { Db } from '../store/schema.js';
 import type { RateLimiter } from './rate-limit.js';
 

@@ -1,10 +1,12 @@
 // Per-merchant request rate limit, behind one interface with two stores: a token bucket in this
 // process's memory (one process, the SQLite default), or per-second counters in the shared database
 // (several API processes on PostgreSQL), chosen by RATE_LIMIT_STORE.
-import type { RateLimitStore } from '../config.js';
-import type { Clock } from '../domain/clock.js';
+import type { Clock } from '../core/clock.js';
 import type { Store } from '../store/db.js';
 import { SharedRateLimiter } from './rate-limit-shared.js';
+
+/** Where request counts live: this process's memory, or the shared database (several processes). */
+export type RateLimitStore = 'memory' | 'database';
 
 export interface RateLimiter {
   /** Counts one request in `bucket`; 0 when it may proceed, else the seconds to wait before retrying. */

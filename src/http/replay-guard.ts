@@ -3,7 +3,7 @@
 // Claims arriving together are written in one statement: one commit serves many requests (group
 // commit) without weakening durability.
 import crypto from 'node:crypto';
-import type { Clock } from '../domain/clock.js';
+import type { Clock } from '../core/clock.js';
 import type { Db } from '../store/schema.js';
 
 /** Where a signed request was sent: the route, and whether it changes state (declared by the route). */

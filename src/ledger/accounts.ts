@@ -1,7 +1,7 @@
 // The chart of accounts: what accounts exist, their deterministic ids, which must never be
 // negative, and the locking read every decision about a merchant's balances starts from.
 import { sql } from 'kysely';
-import type { Currency, Minor } from '../domain/money.js';
+import type { Currency, Minor } from '../core/money.js';
 import type { StoreKind } from '../store/db.js';
 import type { Executor } from '../store/schema.js';
 

@@ -1,9 +1,9 @@
 // What the benchmark needs from the ledger: a merchant funded well enough that a burst of payouts
 // is not refused, and a ledger-level hot-merchant burst (many concurrent reserves on one merchant's
 // rows) that reports its rate and checks afterwards that no balance went negative.
-import { newId } from '../domain/ids.js';
-import type { Currency, Minor } from '../domain/money.js';
-import { AppError } from '../domain/errors.js';
+import { newId } from '../core/ids.js';
+import type { Currency, Minor } from '../core/money.js';
+import { AppError } from '../core/errors.js';
 import type { LedgerService } from './service.js';
 import type { Db } from '../store/schema.js';
 import type { Violation } from './verify.js';

@@ -1,7 +1,7 @@
 // What every ledger operation needs besides its transaction: the store kind (locking differs),
 // the clock, and the settlement policy.
-import type { Clock } from '../domain/clock.js';
-import type { Currency } from '../domain/money.js';
+import type { Clock } from '../core/clock.js';
+import type { Currency } from '../core/money.js';
 import type { StoreKind } from '../store/db.js';
 
 export interface LedgerContext {

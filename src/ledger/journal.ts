@@ -2,9 +2,9 @@
 // the cached balance updates in the caller's transaction. (kind, ref) is unique, so posting the
 // same business event twice is a replay that changes nothing.
 import { sql } from 'kysely';
-import { AppError } from '../domain/errors.js';
-import { newId } from '../domain/ids.js';
-import type { Currency, Minor } from '../domain/money.js';
+import { AppError } from '../core/errors.js';
+import { newId } from '../core/ids.js';
+import type { Currency, Minor } from '../core/money.js';
 import type { Executor } from '../store/schema.js';
 import { accountId, mustStayNonNegative, openAccount, type AccountRef } from './accounts.js';
 

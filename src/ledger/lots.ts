@@ -1,8 +1,8 @@
 // Pending lots: the pieces of a merchant's `pending` balance and when each may settle. The lots of a
 // merchant and currency always sum to its pending balance (verify checks it). Every change to them
 // happens while the transaction holds that merchant's pending row, so they need no locks of their own.
-import { newId } from '../domain/ids.js';
-import type { Currency, Minor } from '../domain/money.js';
+import { newId } from '../core/ids.js';
+import type { Currency, Minor } from '../core/money.js';
 import type { Executor } from '../store/schema.js';
 
 /** Lots read per round trip while consuming; bounds memory, not the amount consumed. */

@@ -1,9 +1,9 @@
 // The operator's money tools: credit lines, security deposits and manual adjustments. Each runs in
 // its own transaction, needs a reason, and leaves an audit row beside its journal entry.
-import { recordAudit } from '../domain/audit.js';
-import { notFound, validationError } from '../domain/errors.js';
-import { newId } from '../domain/ids.js';
-import { formatMinor, type Currency, type Minor } from '../domain/money.js';
+import { recordAudit } from '../audit/audit-log.js';
+import { notFound, validationError } from '../core/errors.js';
+import { newId } from '../core/ids.js';
+import { formatMinor, type Currency, type Minor } from '../core/money.js';
 import type { Executor } from '../store/schema.js';
 import { merchantAccount, platformAccount, readMerchantBalances, type MerchantAccountKind } from './accounts.js';
 import type { LedgerContext } from './context.js';

@@ -1,8 +1,8 @@
 // Pay-in money: a successful payment credits `pending` net of its fee, a refund takes the paid
 // amount back (pending first, then available) and is undone if the upstream refuses it, and money
 // nobody can claim waits in suspense until the operator credits it or the channel returns it.
-import { AppError } from '../domain/errors.js';
-import type { Currency, Minor } from '../domain/money.js';
+import { AppError } from '../core/errors.js';
+import type { Currency, Minor } from '../core/money.js';
 import type { Executor } from '../store/schema.js';
 import { accountId, clearingAccount, merchantAccount, platformAccount, readMerchantBalances, type AccountRef } from './accounts.js';
 import { assertNonNegative, assertPositive, minMinor, type LedgerContext } from './context.js';

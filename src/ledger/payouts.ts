@@ -2,8 +2,8 @@
 // complete (the money leaves to the beneficiary and the fee to revenue) or release (it goes back
 // where it came from). A reservation is closed exactly once; its row's status guards that.
 import { sql } from 'kysely';
-import { AppError } from '../domain/errors.js';
-import type { Currency, Minor } from '../domain/money.js';
+import { AppError } from '../core/errors.js';
+import type { Currency, Minor } from '../core/money.js';
 import type { Executor } from '../store/schema.js';
 import type { LedgerReservationsTable } from './tables.js';
 import { merchantAccount, platformAccount, readMerchantBalances } from './accounts.js';

@@ -1,5 +1,5 @@
 // Read side of the ledger: a merchant's five balances and its journal, newest first.
-import { toMajor, type Currency, type Minor } from '../domain/money.js';
+import { toMajor, type Currency, type Minor } from '../core/money.js';
 import type { StoreKind } from '../store/db.js';
 import type { Executor } from '../store/schema.js';
 import { BALANCE_KINDS, readMerchantBalances, type BalanceKind } from './accounts.js';

@@ -1,8 +1,8 @@
 // LedgerService: the one entry point payment, payout and operator code uses to move money.
 // Flow operations take the caller's transaction, so the business change, its journal entry and its
 // outbox event commit together; operator operations and the settlement job open their own.
-import type { Clock } from '../domain/clock.js';
-import type { Currency } from '../domain/money.js';
+import type { Clock } from '../core/clock.js';
+import type { Currency } from '../core/money.js';
 import type { Store } from '../store/db.js';
 import type { Db, Executor } from '../store/schema.js';
 import type { LedgerContext } from './context.js';
@@ -11,7 +11,7 @@ import * as payments from './payments.js';
 import * as payouts from './payouts.js';
 import { merchantBalances, merchantJournal, type Balances, type JournalEntry, type JournalQuery } from './queries.js';
 import { settleGroup, settlePending, type SettledGroup, type SettlementRun } from './settlement.js';
-import { withTransaction } from './transactions.js';
+import { withTransaction } from '../store/transactions.js';
 import { verifyLedger, type Violation } from './verify.js';
 
 export interface LedgerOptions {

@@ -1,12 +1,12 @@
 // Settlement: moves pending money whose delay has passed to `available`, repaying used credit
 // first. One transaction per merchant and currency, so one slow merchant never holds up the rest.
-import type { Currency, Minor } from '../domain/money.js';
+import type { Currency, Minor } from '../core/money.js';
 import type { Db, Executor } from '../store/schema.js';
 import { merchantAccount, readMerchantBalances } from './accounts.js';
 import { minMinor, type LedgerContext } from './context.js';
 import { postJournal } from './journal.js';
 import { deleteLots, dueLots, groupsWithDueLots } from './lots.js';
-import { withTransaction } from './transactions.js';
+import { withTransaction } from '../store/transactions.js';
 
 /** Limits of one settlement run; a run that hits them leaves the rest for the next run. */
 export const SETTLE_MAX_GROUPS = 500;

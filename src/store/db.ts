@@ -5,7 +5,6 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
-import type { Config } from '../config.js';
 import { migrationProvider } from './migrations/index.js';
 import type { Database, Db } from './schema.js';
 
@@ -106,7 +105,14 @@ export async function migrate(db: Db, schema: string | null = null): Promise<voi
   }
 }
 
-export async function openStore(config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'sqliteFile'>): Promise<Store> {
+/** Where the store lives: PostgreSQL when databaseUrl is set (in databaseSchema if given), else the SQLite file. */
+export interface StoreConfig {
+  readonly databaseUrl: string | null;
+  readonly databaseSchema: string | null;
+  readonly sqliteFile: string;
+}
+
+export async function openStore(config: StoreConfig): Promise<Store> {
   const store = config.databaseUrl
     ? await openPostgres(config.databaseUrl, config.databaseSchema)
     : openSqlite(config.sqliteFile);

@@ -1,11 +1,11 @@
 // Delivers due webhook events as a background job: claims them under a lease, keeps up to
 // `concurrency` deliveries in flight (a slow receiver holds one slot, not the whole batch), and
 // records results in batches. A crash anywhere leaves events pending or leased, never lost.
-import type { Clock } from '../domain/clock.js';
-import type { SecretBox } from '../domain/secrets.js';
-import { SlotPool } from '../slot-pool.js';
+import type { Clock } from '../core/clock.js';
+import type { SecretBox } from '../core/secrets.js';
+import { SlotPool } from '../core/slot-pool.js';
 import type { Store } from '../store/db.js';
-import type { Job } from '../worker.js';
+import type { Job } from '../core/worker.js';
 import { claimDueEvents, recordResults, type AttemptResult, type ClaimedEvent } from './queue.js';
 import { WebhookSender, type DeliveryOutcome } from './sender.js';
 import { deliveryHeaders, type ServiceKey } from './signer.js';

@@ -1,7 +1,7 @@
 // The webhook outbox: payment and payout flows record an event here inside the transaction that
 // changes the record's state, so a committed change always has its event and a rolled-back one none.
-import { isoFromMs } from '../domain/clock.js';
-import { newId } from '../domain/ids.js';
+import { isoFromMs } from '../core/clock.js';
+import { newId } from '../core/ids.js';
 import type { Executor } from '../store/schema.js';
 import type { WebhookDestinationSource, WebhookEventType, WebhookResourceKind } from './tables.js';
 

@@ -2,7 +2,7 @@
 // PostgreSQL; one atomic UPDATE on SQLite, whose writers are serialized) and recording a batch of
 // attempt results in one transaction, so each delivery costs a fraction of a commit.
 import { sql } from 'kysely';
-import { newId } from '../domain/ids.js';
+import { newId } from '../core/ids.js';
 import type { StoreKind } from '../store/db.js';
 import type { Db } from '../store/schema.js';
 import { nextRetryDelayMs } from './schedule.js';

@@ -1,8 +1,8 @@
 // What merchants and operators see of webhooks: events with their delivery attempts, resending one,
 // and the service's public key. A merchant-scoped call never reveals another merchant's event.
-import { isoFromMs, type Clock } from '../domain/clock.js';
-import { recordAudit } from '../domain/audit.js';
-import { AppError, notFound } from '../domain/errors.js';
+import { isoFromMs, type Clock } from '../core/clock.js';
+import { recordAudit } from '../audit/audit-log.js';
+import { AppError, notFound } from '../core/errors.js';
 import type { Db, Executor } from '../store/schema.js';
 import { merchantDefaultUrl } from './outbox.js';
 import type { ServiceKey } from './signer.js';

@@ -5,8 +5,8 @@ import crypto, { type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 import { stringToSign } from '../../sdk/src/signing.js';
 import { signStandardWebhook } from '../../sdk/src/webhooks.js';
-import type { Clock } from '../domain/clock.js';
-import type { SecretBox } from '../domain/secrets.js';
+import type { Clock } from '../core/clock.js';
+import type { SecretBox } from '../core/secrets.js';
 import type { Db } from '../store/schema.js';
 
 export const SERVICE_KEY_ID = 'webhook-signing';

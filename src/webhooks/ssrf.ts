@@ -5,7 +5,8 @@
 import dns from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { addressKey, classifyAddress, parseIp } from './addresses.js';
-import { envBool, type Env } from '../env.js';
+import { envBool, type Env } from '../core/env.js';
+import { validationError } from '../core/errors.js';
 
 export interface WebhookConfig {
   /** Host names or IP addresses webhooks may reach even when they are not public. */
@@ -156,4 +157,11 @@ export function guardedLookup(allow: AllowList, resolve: HostResolver): LookupFu
       (error: NodeJS.ErrnoException) => callback(error, ''),
     );
   };
+}
+
+/** A webhook URL given by the operator: refused with VALIDATION_FAILED on `field` when it breaks the delivery rules. */
+export function checkWebhookUrl(field: string, value: string | null | undefined, config: WebhookConfig): void {
+  if (value === null || value === undefined) return;
+  const problem = checkWebhookUrlSyntax(value, config);
+  if (problem) throw validationError(field, problem);
 }

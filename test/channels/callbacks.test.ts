@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '../../src/domain/errors.js';
+import { AppError } from '../../src/core/errors.js';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, EVENT_ID_HEADER } from '../../src/channels/simulator/protocol.js';
 import { UpstreamUnavailableError } from '../../src/channels/channel.js';
 import { CallbackReceiver, collectionRequest, eventually, startHarness, type Harness, type ReceivedCallback } from './harness.js';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '../../src/domain/errors.js';
+import { AppError } from '../../src/core/errors.js';
 import { crc16Ccitt } from '../../src/channels/simulator/qris.js';
 import { nubanCheckDigit } from '../../src/channels/simulator/instructions.js';
 import { SimulatorRejectedError } from '../../src/channels/simulator/channel.js';
-import type { Currency } from '../../src/domain/money.js';
+import type { Currency } from '../../src/core/money.js';
 import { collectionRequest, eventually, startHarness, type Harness } from './harness.js';
 
 /** Splits an EMV payload into its top-level tags. */

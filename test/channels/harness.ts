@@ -1,12 +1,12 @@
 // A bank simulator on a random port, a SimulatorChannel talking to it over HTTP, and a tiny
 // callback receiver standing in for the service; all on one manual clock.
 import http from 'node:http';
-import { ManualClock } from '../../src/domain/clock.js';
+import { ManualClock } from '../../src/core/clock.js';
 import { SimulatorChannel } from '../../src/channels/simulator/channel.js';
 import { startSimulator, type SimulatorHandle } from '../../src/channels/simulator/server.js';
 import type { CreateCollectionRequest, PayoutSubmission } from '../../src/channels/channel.js';
-import type { Currency } from '../../src/domain/money.js';
-import { newId } from '../../src/domain/ids.js';
+import type { Currency } from '../../src/core/money.js';
+import { newId } from '../../src/core/ids.js';
 
 export interface ReceivedCallback {
   readonly headers: http.IncomingHttpHeaders;

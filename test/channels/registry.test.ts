@@ -4,9 +4,9 @@ import { ChannelRegistry, callbackPath } from '../../src/channels/registry.js';
 import { simulatorConfigFromEnv, standaloneConfigFromEnv } from '../../src/channels/simulator/config.js';
 import { startSimulator } from '../../src/channels/simulator/server.js';
 import { loadConfig, MAX_UPSTREAM_TIMEOUT_MS } from '../../src/config.js';
-import { ManualClock } from '../../src/domain/clock.js';
+import { ManualClock } from '../../src/core/clock.js';
 import { PAYOUT_LEASE_MS } from '../../src/domain/payouts/policy.js';
-import { AppError } from '../../src/domain/errors.js';
+import { AppError } from '../../src/core/errors.js';
 import { CallbackReceiver, collectionRequest, eventually } from './harness.js';
 
 describe('ChannelRegistry with the in-process simulator', () => {

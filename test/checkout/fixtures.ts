@@ -2,8 +2,8 @@
 // double of the payment service (not of any database) for the page's unit tests.
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { CollectionInstructions } from '../../src/channels/channel.js';
-import { ManualClock } from '../../src/domain/clock.js';
-import { AppError } from '../../src/domain/errors.js';
+import { ManualClock } from '../../src/core/clock.js';
+import { AppError } from '../../src/core/errors.js';
 import type { CheckoutSource, CheckoutView } from '../../src/domain/payments/checkout-view.js';
 import { checkoutRoutes } from '../../src/checkout/routes.js';
 

@@ -3,7 +3,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { CollectionInstructions } from '../../src/channels/channel.js';
-import { ManualClock } from '../../src/domain/clock.js';
+import { ManualClock } from '../../src/core/clock.js';
 import { escapeHtml } from '../../src/checkout/html.js';
 import { formatAmount, maskPhone, returnUrl } from '../../src/checkout/format.js';
 import { CONTENT_SECURITY_POLICY } from '../../src/checkout/security.js';

@@ -6,7 +6,7 @@ import { generateKeyPair, generateKeyPairSync } from 'node:crypto';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServices } from '../../src/bootstrap.js';
-import { buildApp, type AppHandle } from '../../src/http/app.js';
+import { buildApp, type AppHandle } from '../../src/server.js';
 import type { Services } from '../../src/services.js';
 import { PaymentClient, signHmacSha256, signRsaSha512, type MerchantKey, type SignedRequest } from '../../sdk/src/index.js';
 import { startTestServer, testConfig, type TestMerchant, type TestServer } from '../helpers/server.js';

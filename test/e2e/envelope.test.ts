@@ -4,7 +4,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServices } from '../../src/bootstrap.js';
-import { buildApp } from '../../src/http/app.js';
+import { buildApp } from '../../src/server.js';
 import type { SignedRequest } from '../../sdk/src/index.js';
 import { startTestServer, testConfig, type TestMerchant, type TestServer } from '../helpers/server.js';
 

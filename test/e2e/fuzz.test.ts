@@ -6,7 +6,7 @@
 // counters in `rate_limit_windows` change with every request.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REASON_STATUS } from '../../src/domain/errors.js';
+import { REASON_STATUS } from '../../src/core/errors.js';
 import { signHmacSha256, signRsaSha512, type SignedRequest } from '../../sdk/src/index.js';
 import { startTestServer, type TestMerchant, type TestServer } from '../helpers/server.js';
 import { expectNoWrites, snapshot as snapshotOf } from '../helpers/snapshot.js';

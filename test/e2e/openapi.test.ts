@@ -3,12 +3,12 @@
 // the webhooks we send. The checks run over every route, so new routes are held to them too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { REASON_STATUS } from '../../src/domain/errors.js';
+import { REASON_STATUS } from '../../src/core/errors.js';
 import { PAYIN_METHOD_NAMES, PAYOUT_METHOD_NAMES } from '../../src/domain/methods.js';
-import { CURRENCIES } from '../../src/domain/money.js';
+import { CURRENCIES } from '../../src/core/money.js';
 import { PAYMENT_STATUSES } from '../../src/domain/payments/checkout-view.js';
 import { PAYOUT_STATUSES } from '../../src/domain/payouts/tables.js';
-import { OPENAPI_TAGS } from '../../src/http/openapi.js';
+import { OPENAPI_TAGS } from '../../src/api/openapi.js';
 import { WEBHOOK_EVENT_STATUSES, WEBHOOK_EVENT_TYPES } from '../../src/webhooks/tables.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 

@@ -2,9 +2,9 @@
 // clients sign every request. Tests talk to it over HTTP like a merchant would.
 import { loadConfig, type Config } from '../../src/config.js';
 import { buildRuntime } from '../../src/bootstrap.js';
-import { Worker } from '../../src/worker.js';
-import { OffsetClock } from '../../src/domain/clock.js';
-import { buildApp, type AppHandle } from '../../src/http/app.js';
+import { Worker } from '../../src/core/worker.js';
+import { OffsetClock } from '../../src/core/clock.js';
+import { buildApp, type AppHandle } from '../../src/server.js';
 import type { Services } from '../../src/services.js';
 import type { KeyType } from '../../src/domain/merchants.js';
 import { PaymentClient } from '../../sdk/src/index.js';

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import readline from 'node:readline';
 import { sql } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
-import { ManualClock } from '../../src/domain/clock.js';
+import { ManualClock } from '../../src/core/clock.js';
 import type { Store } from '../../src/store/db.js';
 import { LedgerService } from '../../src/ledger/service.js';
 import type { TestDatabase } from '../helpers/store.js';

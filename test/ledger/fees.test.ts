@@ -1,11 +1,11 @@
 // Fees (basis points + fixed, rounded half up), limits, their per-merchant overrides, and the method catalog.
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/domain/clock.js';
-import { AppError } from '../../src/domain/errors.js';
+import { ManualClock } from '../../src/core/clock.js';
+import { AppError } from '../../src/core/errors.js';
 import { computeFee, DEFAULT_FEES, FeeService } from '../../src/domain/fees.js';
 import { DEFAULT_BOUNDS, DIRECTIONS, methodsFor, PAYIN_METHODS, PAYOUT_METHODS } from '../../src/domain/methods.js';
-import { CURRENCIES } from '../../src/domain/money.js';
+import { CURRENCIES } from '../../src/core/money.js';
 import { openLedger, T0_MS, type LedgerFixture } from './helpers.js';
 
 describe('computeFee', () => {

@@ -1,8 +1,8 @@
 // Shared set-up of the ledger tests: a real store, merchants inserted as plain rows, a ledger on a
 // manual clock, and a sum over every account for the conservation check.
 import { sql } from 'kysely';
-import { ManualClock } from '../../src/domain/clock.js';
-import type { Currency, Minor } from '../../src/domain/money.js';
+import { ManualClock } from '../../src/core/clock.js';
+import type { Currency, Minor } from '../../src/core/money.js';
 import { LedgerService, type LedgerOptions } from '../../src/ledger/service.js';
 import type { Db } from '../../src/store/schema.js';
 import { openStore, type Store } from '../../src/store/db.js';

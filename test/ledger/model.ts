@@ -1,6 +1,6 @@
 // A second, deliberately naive implementation of the ledger's rules (contract section 9), in
 // memory. The sequential property test runs the same actions through both and compares.
-import type { Currency, Minor } from '../../src/domain/money.js';
+import type { Currency, Minor } from '../../src/core/money.js';
 import type { Action, Status } from './workload.js';
 
 interface Lot {

@@ -1,6 +1,6 @@
 // Every ledger operation, on the store the run selects (SQLite, or PostgreSQL with TEST_STORE=postgres).
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AppError } from '../../src/domain/errors.js';
+import { AppError } from '../../src/core/errors.js';
 import type { Executor } from '../../src/store/schema.js';
 import { accountBalance, currencyTotal, fund, insertMerchant, openLedger, type LedgerFixture } from './helpers.js';
 

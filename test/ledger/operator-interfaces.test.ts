@@ -8,7 +8,7 @@ import { ledgerCommands } from '../../src/cli/ledger-commands.js';
 import type { CliOutput, ParsedArgs } from '../../src/cli/types.js';
 import { FeeService } from '../../src/domain/fees.js';
 import { MerchantService } from '../../src/domain/merchants.js';
-import { SecretBox } from '../../src/domain/secrets.js';
+import { SecretBox } from '../../src/core/secrets.js';
 import { errorBody } from '../../src/http/envelope.js';
 import { toAppError } from '../../src/http/errors.js';
 import type { Services } from '../../src/services.js';

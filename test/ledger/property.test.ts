@@ -3,7 +3,7 @@
 // workers (on PostgreSQL real row locking), checking conservation and every order-independent sum.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Currency } from '../../src/domain/money.js';
+import type { Currency } from '../../src/core/money.js';
 import { accountBalance, currencyTotal, insertMerchant, openLedger, type LedgerFixture } from './helpers.js';
 import { LedgerModel } from './model.js';
 import { CHANNEL, commandArb, expectedTotals, Worker, type Outcome, type WorkerEnv } from './workload.js';

@@ -2,9 +2,9 @@
 // into concrete actions and runs them, and per merchant/currency sums of what succeeded, which do
 // not depend on the order concurrent workers happened to commit in.
 import fc from 'fast-check';
-import { AppError } from '../../src/domain/errors.js';
-import type { ManualClock } from '../../src/domain/clock.js';
-import type { Currency, Minor } from '../../src/domain/money.js';
+import { AppError } from '../../src/core/errors.js';
+import type { ManualClock } from '../../src/core/clock.js';
+import type { Currency, Minor } from '../../src/core/money.js';
 import type { AdjustableKind } from '../../src/ledger/operator.js';
 import type { LedgerService } from '../../src/ledger/service.js';
 import type { Database, Db } from '../../src/store/schema.js';

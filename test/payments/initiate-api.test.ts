@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PayInMethod } from '../../sdk/src/index.js';
 import { PAYIN_METHODS } from '../../src/domain/methods.js';
-import { CURRENCIES } from '../../src/domain/money.js';
+import { CURRENCIES } from '../../src/core/money.js';
 import { startTestServer, type TestMerchant, type TestServer } from '../helpers/server.js';
 import { initiateBody, newMerchantRef } from './api-helpers.js';
 

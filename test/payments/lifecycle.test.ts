@@ -3,7 +3,7 @@
 // expiry with the channel's last word, late money, reconciliation of lost callbacks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYIN_METHODS } from '../../src/domain/methods.js';
-import { CURRENCIES, type Currency } from '../../src/domain/money.js';
+import { CURRENCIES, type Currency } from '../../src/core/money.js';
 import { findByRef } from '../../src/domain/payments/repository.js';
 import { eventually, paymentRequest, settle, startPaymentHarness, type PaymentHarness } from './harness.js';
 

@@ -2,12 +2,12 @@
 // never twice; a lost channel answer is retried until it comes; a refusal gives the money back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Channel } from '../../src/channels/channel.js';
-import { AppError } from '../../src/domain/errors.js';
+import { AppError } from '../../src/core/errors.js';
 import type { Merchant } from '../../src/domain/merchants.js';
 import { findByRef } from '../../src/domain/payments/repository.js';
 import { PaymentService } from '../../src/domain/payments/service.js';
 import { PUBLIC_BASE_URL, paymentRequest, startPaymentHarness, type PaymentHarness } from './harness.js';
-import { SecretBox } from '../../src/domain/secrets.js';
+import { SecretBox } from '../../src/core/secrets.js';
 
 let h: PaymentHarness;
 beforeAll(async () => {

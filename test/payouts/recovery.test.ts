@@ -6,7 +6,7 @@ import { UpstreamUnavailableError } from '../../src/channels/channel.js';
 import { startTestServer, type TestMerchant, type TestServer } from '../helpers/server.js';
 import { fund, payoutBody, stats } from './helpers.js';
 import { PAYOUT_LEASE_MS } from '../../src/domain/payouts/policy.js';
-import type { Currency } from '../../src/domain/money.js';
+import type { Currency } from '../../src/core/money.js';
 
 let server: TestServer;
 let shop: TestMerchant;

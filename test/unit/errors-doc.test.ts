@@ -1,9 +1,9 @@
-// docs/errors.md and the code's reasons (src/domain/errors.ts) list the same reasons with the same
+// docs/errors.md and the code's reasons (src/core/errors.ts) list the same reasons with the same
 // HTTP status, so a reason added on one side without the other fails here.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REASON_STATUS } from '../../src/domain/errors.js';
+import { REASON_STATUS } from '../../src/core/errors.js';
 
 /** Every reason of the doc's table with the status its row gives. */
 function documentedReasons(): Map<string, number> {

@@ -1,8 +1,8 @@
-// Properties of the one money type (src/domain/money.ts): JSON numbers in major units with at most two
+// Properties of the one money type (src/core/money.ts): JSON numbers in major units with at most two
 // decimals convert to integer minor units and back without loss; everything else is refused.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatMinor, isCurrency, parseMajorString, toMajor, toMinor } from '../../src/domain/money.js';
+import { formatMinor, isCurrency, parseMajorString, toMajor, toMinor } from '../../src/core/money.js';
 
 const MAX_AMOUNT_MINOR = 10n ** 13n;
 

@@ -2,7 +2,7 @@
 // slots, a row that hangs holds one slot while the rest go through, and a row's failure is reported
 // by the next run (where the worker logs it).
 import { describe, expect, it } from 'vitest';
-import { PooledJob } from '../../src/pooled-job.js';
+import { PooledJob } from '../../src/core/pooled-job.js';
 
 function gate(): { promise: Promise<void>; open(): void } {
   let open = (): void => undefined;

@@ -2,9 +2,9 @@
 // receiver on 127.0.0.1 whose answer each test decides.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ManualClock } from '../../src/domain/clock.js';
+import { ManualClock } from '../../src/core/clock.js';
 import { MerchantService } from '../../src/domain/merchants.js';
-import { SecretBox } from '../../src/domain/secrets.js';
+import { SecretBox } from '../../src/core/secrets.js';
 import { WebhookDispatcher, type DispatcherOptions } from '../../src/webhooks/dispatcher.js';
 import { enqueueWebhookEvent, type EnqueueWebhookInput } from '../../src/webhooks/outbox.js';
 import { WebhookService } from '../../src/webhooks/service.js';

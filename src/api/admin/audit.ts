@@ -1,7 +1,7 @@
 // Operator API for the audit log: every operator action with its actor, newest first.
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AUDIT_PAGE_MAX, listAudit, parseSince } from '../../domain/audit.js';
+import { AUDIT_PAGE_MAX, listAudit, parseSince } from '../../audit/audit-log.js';
 import { ok } from '../../http/envelope.js';
 import { SuccessEnvelope } from '../schemas/responses.js';
 import type { Services } from '../../services.js';

@@ -1,7 +1,7 @@
 // The operator API's bearer token, compared in constant time.
 import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '../../domain/errors.js';
+import { AppError } from '../../core/errors.js';
 
 const digest = (text: string): Buffer => crypto.createHash('sha256').update(text).digest();
 

@@ -1,7 +1,7 @@
 // The operator API under /admin: every route needs the bearer token.
 import type { FastifyPluginAsync } from 'fastify';
 import type { Services } from '../../services.js';
-import { AppError } from '../../domain/errors.js';
+import { AppError } from '../../core/errors.js';
 import { requireAdmin } from './auth.js';
 import { adminMerchantRoutes } from './merchants.js';
 import { adminRateRoutes } from './rates.js';

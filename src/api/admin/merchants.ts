@@ -8,8 +8,7 @@ import { ApiKey, IssuedKey as IssuedKeySchema, KeyType as KeyTypeSchema, Merchan
 import { errorResponse, SuccessEnvelope } from '../schemas/responses.js';
 import { ref } from '../schemas/shared.js';
 import type { Services } from '../../services.js';
-import { validationError } from '../../domain/errors.js';
-import { checkWebhookUrlSyntax, type WebhookConfig } from '../../webhooks/ssrf.js';
+import { checkWebhookUrl } from '../../webhooks/ssrf.js';
 import { ADMIN_ACTOR } from './auth.js';
 
 const KeyType = ref(KeyTypeSchema);
@@ -43,13 +42,6 @@ const WebhooksBody = Type.Object(
   { paymentWebhookUrl: Type.Optional(WebhookUrl), payoutWebhookUrl: Type.Optional(WebhookUrl) },
   { additionalProperties: false },
 );
-
-/** Webhook URLs follow the delivery rules (https unless allowed, no credentials, allowed ports). */
-export function checkWebhookUrl(field: string, value: string | null | undefined, config: WebhookConfig): void {
-  if (value === null || value === undefined) return;
-  const problem = checkWebhookUrlSyntax(value, config);
-  if (problem) throw validationError(field, problem);
-}
 
 const NO_MERCHANT = { 404: errorResponse('NOT_FOUND: no such merchant.') };
 const merchantAnswer = (description: string) => ({ 200: SuccessEnvelope(ref(MerchantSchema), description), ...NO_MERCHANT });

@@ -2,10 +2,10 @@
 import { Type } from '@sinclair/typebox';
 import { Text } from '../../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AppError } from '../../domain/errors.js';
-import { CURRENCIES } from '../../domain/money.js';
+import { AppError } from '../../core/errors.js';
+import { CURRENCIES } from '../../core/money.js';
 import { microsToNumber, parseRateMicros, type UsdtRate } from '../../domain/rates.js';
-import { isoFromMs } from '../../domain/clock.js';
+import { isoFromMs } from '../../core/clock.js';
 import { ok } from '../../http/envelope.js';
 import { RateSetting } from '../schemas/admin.js';
 import { SuccessEnvelope } from '../schemas/responses.js';

@@ -1,6 +1,6 @@
 // The API's named enums, built from the constants the code itself checks against, so the document,
 // request validation and generated clients list exactly the values the service knows.
-import { CURRENCIES } from '../../domain/money.js';
+import { CURRENCIES } from '../../core/money.js';
 import { PAYIN_METHOD_NAMES, PAYOUT_METHOD_NAMES } from '../../domain/methods.js';
 import { PAYMENT_STATUSES } from '../../domain/payments/checkout-view.js';
 import { PAYOUT_STATUSES } from '../../domain/payouts/tables.js';

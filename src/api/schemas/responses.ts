@@ -1,7 +1,7 @@
 // The envelopes and the response map of every route: one Error schema for all error answers, a
 // description for every status, and the security requirement of each route family.
 import { Type, type TSchema } from '@sinclair/typebox';
-import { REASON_STATUS, type Reason } from '../../domain/errors.js';
+import { REASON_STATUS, type Reason } from '../../core/errors.js';
 import { ref, shared, StringEnum } from './shared.js';
 
 export const ErrorReason = shared(

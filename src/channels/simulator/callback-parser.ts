@@ -1,6 +1,6 @@
 // Turns a simulator callback into a ChannelCallback, but only after its HMAC and timestamp check
 // out: an unauthentic or stale notification never reaches the payment or payout logic.
-import { AppError } from '../../domain/errors.js';
+import { AppError } from '../../core/errors.js';
 import type { ChannelCallback, UpstreamCollectionStatus, UpstreamPayoutStatus } from '../channel.js';
 import { callbackSignatureValid, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './protocol.js';
 

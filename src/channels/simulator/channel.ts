@@ -1,9 +1,9 @@
 // SimulatorChannel: the Channel (and SandboxPayer) that talks to the bank simulator over real HTTP,
 // with keep-alive connections and a deadline per request; verifies and maps its signed callbacks.
 import { Pool } from 'undici';
-import { systemClock, type Clock } from '../../domain/clock.js';
-import { AppError } from '../../domain/errors.js';
-import type { Minor } from '../../domain/money.js';
+import { systemClock, type Clock } from '../../core/clock.js';
+import { AppError } from '../../core/errors.js';
+import type { Minor } from '../../core/money.js';
 import {
   UpstreamUnavailableError,
   type Channel,

@@ -1,6 +1,6 @@
 // Settings of the sandbox upstream, from the environment: how the service reaches the simulator
 // (SIMULATOR_*), and how a separately run simulator is started (SIM_*, see main.ts).
-import { envInt as int, type Env } from '../../env.js';
+import { envInt as int, type Env } from '../../core/env.js';
 import { DEFAULT_TIMEOUT_MS } from './channel.js';
 import { DEFAULT_PAYOUT_DELAY_MS, DEFAULT_TIMEOUT_HOLD_MS } from './server.js';
 

@@ -1,7 +1,7 @@
 // How the service reaches its sandbox upstream: a simulator started inside the process (the
 // default) or a separate one at SIMULATOR_URL, and the SimulatorChannel that talks to it.
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '../../domain/clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { Channel, SandboxPayer } from '../channel.js';
 import { SimulatorChannel } from './channel.js';
 import type { SimulatorConfig } from './config.js';

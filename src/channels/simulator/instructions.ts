@@ -1,6 +1,6 @@
 // What each simulated method asks the payer to do: UPI intents, Nigerian one-time virtual accounts,
 // Indonesian bank VAs, QRIS, e-wallet prompts, Fawry codes; plus which methods the "bank" offers.
-import { formatMinor, type Currency, type Minor } from '../../domain/money.js';
+import { formatMinor, type Currency, type Minor } from '../../core/money.js';
 import type { CollectionInstructions } from '../channel.js';
 import { qrisPayload } from './qris.js';
 

@@ -2,7 +2,7 @@
 // the background, so payment/initiate never waits on an upstream: claimed per row, retried with
 // backoff while the channel is unavailable, and the payment fails if the channel refuses it.
 import { UpstreamUnavailableError } from '../../channels/channel.js';
-import type { Currency } from '../money.js';
+import type { Currency } from '../../core/money.js';
 import type { PaymentDeps } from './deps.js';
 import { CLAIM_LEASE_MS, collectionRetryDelayMs, FIRST_RECONCILE_AFTER_MS } from './policy.js';
 import { claimCollection, collectionsDue } from './repository.js';

@@ -3,11 +3,11 @@
 import type { Channel, SandboxPayer } from '../../channels/channel.js';
 import type { LedgerService } from '../../ledger/service.js';
 import type { Db } from '../../store/schema.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { FeeService } from '../fees.js';
 import type { Merchant, MerchantService } from '../merchants.js';
-import type { Currency } from '../money.js';
-import type { SecretBox } from '../secrets.js';
+import type { Currency } from '../../core/money.js';
+import type { SecretBox } from '../../core/secrets.js';
 import type { WebhookUrlCheck } from './rules.js';
 
 /** How payments reach upstreams: which channel collects a new payment, and the channel of a stored one. */

@@ -1,13 +1,13 @@
 // Held money: late payments the service kept in suspense (not refundable, or the channel refused),
 // listed for the operator and resolved once, either returned to the payer or credited to the merchant.
 import { UpstreamUnavailableError } from '../../channels/channel.js';
-import { withTransaction } from '../../ledger/transactions.js';
+import { withTransaction } from '../../store/transactions.js';
 import type { Executor } from '../../store/schema.js';
 import { enqueueWebhookEvent } from '../../webhooks/outbox.js';
-import { recordAudit } from '../audit.js';
-import { isoFromMs } from '../clock.js';
-import { AppError, validationError } from '../errors.js';
-import { formatMinor, toMajor, type Currency, type Minor } from '../money.js';
+import { recordAudit } from '../../audit/audit-log.js';
+import { isoFromMs } from '../../core/clock.js';
+import { AppError, validationError } from '../../core/errors.js';
+import { formatMinor, toMajor, type Currency, type Minor } from '../../core/money.js';
 import type { PaymentDeps } from './deps.js';
 import { methodRefundable, paymentRecord } from './records.js';
 import { findByRef } from './repository.js';

@@ -1,6 +1,6 @@
 // The pay-in background jobs for the Worker. Each claims its rows in the database, so any number of
 // workers may run them side by side.
-import type { Job } from '../../worker.js';
+import type { Job } from '../../core/worker.js';
 import type { PaymentService } from './service.js';
 
 export interface PaymentJobs {

@@ -2,7 +2,7 @@
 // has upstream refunds the money goes back to the payer through the channel; where it has not, or
 // the channel refuses, it is held in the ledger's suspense account for the operator.
 import { UpstreamUnavailableError } from '../../channels/channel.js';
-import { withTransaction } from '../../ledger/transactions.js';
+import { withTransaction } from '../../store/transactions.js';
 import type { Executor } from '../../store/schema.js';
 import type { PaymentDeps } from './deps.js';
 import { CLAIM_LEASE_MS, refundRetryDelayMs } from './policy.js';

@@ -1,9 +1,9 @@
 // How a payment row is shown: the merchant's record (status, fetch and every webhook body), the
 // initiate and refund answers, and the payer's checkout view. Amounts leave as major-unit numbers.
 import type { CollectionInstructions } from '../../channels/channel.js';
-import { isoFromMs } from '../clock.js';
+import { isoFromMs } from '../../core/clock.js';
 import { findMethod } from '../methods.js';
-import { toMajor, type Currency } from '../money.js';
+import { toMajor, type Currency } from '../../core/money.js';
 import type { CheckoutView, PaymentStatus } from './checkout-view.js';
 import { REFUND_WINDOW_MS } from './policy.js';
 import type { PaymentsTable } from './tables.js';

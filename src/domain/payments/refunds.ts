@@ -5,10 +5,10 @@
 // refund is asked again (the channel keys refunds by transactionRef) until it answers; if the
 // channel refuses, the debit is given back. Two refund calls for one payment refund it once.
 import { UpstreamUnavailableError } from '../../channels/channel.js';
-import { withTransaction } from '../../ledger/transactions.js';
-import { AppError, notFound } from '../errors.js';
-import { newId } from '../ids.js';
-import type { Currency } from '../money.js';
+import { withTransaction } from '../../store/transactions.js';
+import { AppError, notFound } from '../../core/errors.js';
+import { newId } from '../../core/ids.js';
+import type { Currency } from '../../core/money.js';
 import type { PaymentDeps } from './deps.js';
 import { CLAIM_LEASE_MS, REFUND_IN_FLIGHT_WAIT_MS, REFUND_WINDOW_MS, refundRetryDelayMs } from './policy.js';
 import { methodRefundable } from './records.js';

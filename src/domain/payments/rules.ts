@@ -2,9 +2,9 @@
 // amount (two decimals, the merchant's bounds), method-specific payer details and the URLs. The
 // field patterns live here too, so the route schema and these rules quote one source.
 import crypto from 'node:crypto';
-import { AppError, validationError } from '../errors.js';
+import { AppError, validationError } from '../../core/errors.js';
 import { type AmountBounds, requireMethod, type MethodSpec } from '../methods.js';
-import { formatMinor, isCurrency, toMinor, type Currency, type Minor } from '../money.js';
+import { formatMinor, isCurrency, toMinor, type Currency, type Minor } from '../../core/money.js';
 
 export const MERCHANT_REF_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
 export const PHONE_PATTERN = '^[0-9]{6,15}$';

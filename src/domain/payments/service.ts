@@ -2,11 +2,11 @@
 // merchantRef), answers status queries, refunds, applies what channels report (callbacks,
 // reconciliation, sandbox completion) and feeds the checkout pages through CheckoutSource.
 import { UpstreamUnavailableError, type CollectionState } from '../../channels/channel.js';
-import { DEFAULT_JOB_CONCURRENCY, PooledJob } from '../../pooled-job.js';
-import { AppError, notFound } from '../errors.js';
+import { DEFAULT_JOB_CONCURRENCY, PooledJob } from '../../core/pooled-job.js';
+import { AppError, notFound } from '../../core/errors.js';
 import type { Merchant } from '../merchants.js';
-import { newId } from '../ids.js';
-import { toMajor, type Currency } from '../money.js';
+import { newId } from '../../core/ids.js';
+import { toMajor, type Currency } from '../../core/money.js';
 import type { CheckoutSource, CheckoutView } from './checkout-view.js';
 import { checkoutUrl, hashCheckoutToken, isWellFormedToken, newCheckoutToken } from './checkout-token.js';
 import { askForCollection, claimDueCollections, requestCollection } from './collections.js';

@@ -4,12 +4,12 @@
 import { sql, type Transaction } from 'kysely';
 import type { CollectionState } from '../../channels/channel.js';
 import type { LedgerService } from '../../ledger/service.js';
-import { withTransaction } from '../../ledger/transactions.js';
+import { withTransaction } from '../../store/transactions.js';
 import type { Database, Db, Executor } from '../../store/schema.js';
 import { enqueueWebhookEvent } from '../../webhooks/outbox.js';
 import type { WebhookEventType } from '../../webhooks/tables.js';
-import type { Clock } from '../clock.js';
-import type { Currency, Minor } from '../money.js';
+import type { Clock } from '../../core/clock.js';
+import type { Currency, Minor } from '../../core/money.js';
 import { methodRefundable, paymentRecord } from './records.js';
 import { findByRef } from './repository.js';
 import type { CollectionStateColumn, LatePaymentsTable, PaymentsTable } from './tables.js';

@@ -1,7 +1,7 @@
 // How a payout row is shown: the merchant's record (status, fetch and every webhook body), the
 // initiate answer, and the operator's view. Amounts leave as major-unit numbers.
-import { isoFromMs } from '../clock.js';
-import { toMajor, type Currency } from '../money.js';
+import { isoFromMs } from '../../core/clock.js';
+import { toMajor, type Currency } from '../../core/money.js';
 import { displayMethod } from './rules.js';
 import type { PayoutStatus, PayoutsTable } from './tables.js';
 

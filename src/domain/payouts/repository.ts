@@ -3,7 +3,7 @@
 // operators and requests can race without double effects.
 import type { StoreKind } from '../../store/db.js';
 import type { Db, Executor } from '../../store/schema.js';
-import { withTransaction } from '../../ledger/transactions.js';
+import { withTransaction } from '../../store/transactions.js';
 import type { PayoutsTable } from './tables.js';
 
 export async function findPayoutByRef(db: Executor, transactionRef: string): Promise<PayoutsTable | undefined> {

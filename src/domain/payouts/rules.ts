@@ -3,9 +3,9 @@
 // bounds, and the webhook URL. Field patterns live here so the route schema quotes one source.
 import crypto from 'node:crypto';
 import { ifscBankKnown, isKnownBankCode, isValidIfsc } from '../banks/index.js';
-import { AppError, validationError } from '../errors.js';
+import { AppError, validationError } from '../../core/errors.js';
 import { requireMethod, type AmountBounds, type MethodSpec } from '../methods.js';
-import type { Currency, Minor } from '../money.js';
+import type { Currency, Minor } from '../../core/money.js';
 import { checkAmount, checkUrl, type WebhookUrlCheck } from '../payments/rules.js';
 
 export { requireCurrency } from '../payments/rules.js';

@@ -4,16 +4,16 @@
 // operator the stuck listing and a forced status query.
 import { UpstreamUnavailableError, type Channel, type PayoutState } from '../../channels/channel.js';
 import type { LedgerService } from '../../ledger/service.js';
-import { withTransaction } from '../../ledger/transactions.js';
-import { DEFAULT_JOB_CONCURRENCY, PooledJob } from '../../pooled-job.js';
+import { withTransaction } from '../../store/transactions.js';
+import { DEFAULT_JOB_CONCURRENCY, PooledJob } from '../../core/pooled-job.js';
 import type { StoreKind } from '../../store/db.js';
 import type { Db } from '../../store/schema.js';
-import type { Clock } from '../clock.js';
-import { AppError, notFound } from '../errors.js';
+import type { Clock } from '../../core/clock.js';
+import { AppError, notFound } from '../../core/errors.js';
 import type { FeeService } from '../fees.js';
-import { newId } from '../ids.js';
+import { newId } from '../../core/ids.js';
 import type { Merchant } from '../merchants.js';
-import type { Currency } from '../money.js';
+import type { Currency } from '../../core/money.js';
 import type { WebhookUrlCheck } from '../payments/rules.js';
 import {
   DEFAULT_PAYOUT_JOB_IDLE_MS,

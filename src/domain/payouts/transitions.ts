@@ -4,10 +4,10 @@
 // completely, or not at all; a final status never changes again.
 import type { PayoutState } from '../../channels/channel.js';
 import type { LedgerService } from '../../ledger/service.js';
-import { withTransaction } from '../../ledger/transactions.js';
+import { withTransaction } from '../../store/transactions.js';
 import type { Db } from '../../store/schema.js';
 import { enqueueWebhookEvent } from '../../webhooks/outbox.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../core/clock.js';
 import { failureReasonOf } from '../payments/transitions.js';
 import { pollDelayMs } from './policy.js';
 import { payoutRecord } from './records.js';

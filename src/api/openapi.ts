@@ -2,7 +2,7 @@
 // nothing about the API is written twice. The webhooks we send are described from the same schemas.
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
-import { registerSharedSchemas } from '../api/schemas/index.js';
+import { registerSharedSchemas } from './schemas/index.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../webhooks/tables.js';
 
 /** The tags of the document; every operation carries one of them (a test holds routes to it). */

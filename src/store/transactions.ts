@@ -1,7 +1,7 @@
 // Running work in a transaction of its own, retried a bounded number of times when PostgreSQL
 // picks it as a deadlock or serialization victim (or SQLite reports a busy database).
 import type { Transaction } from 'kysely';
-import type { Database, Db } from '../store/schema.js';
+import type { Database, Db } from './schema.js';
 
 export const TRANSACTION_ATTEMPTS = 4;
 const RETRY_BASE_DELAY_MS = 5;

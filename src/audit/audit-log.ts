@@ -1,8 +1,8 @@
 // The operator audit log: one row per operator action, written in the transaction of the action
 // itself, so a committed change always has its row and a rolled-back one none.
-import { isoFromMs } from './clock.js';
-import { validationError } from './errors.js';
-import { newId } from './ids.js';
+import { isoFromMs } from '../core/clock.js';
+import { validationError } from '../core/errors.js';
+import { newId } from '../core/ids.js';
 import type { Executor } from '../store/schema.js';
 
 export const AUDIT_PAGE_DEFAULT = 50;

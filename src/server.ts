@@ -1,0 +1,50 @@
+// The HTTP surface of the service, assembled from the framework glue (http/) and the route plugins
+// (api/, checkout/): the signed merchant API under /v1/api, the operator API under /admin, the
+// upstream callbacks, the hosted checkout, the public key and the operations routes.
+import swaggerUi from '@fastify/swagger-ui';
+import { adminRoutes } from './api/admin/index.js';
+import { callbackRoutes } from './api/callbacks.js';
+import { merchantRoutes } from './api/index.js';
+import { registerOpenApi } from './api/openapi.js';
+import { opsRoutes } from './api/ops.js';
+import { publicKeyRoutes } from './api/public-key.js';
+import { checkoutRoutes } from './checkout/routes.js';
+import { createHttpApp, registerSignedScope, type AppHandle } from './http/app.js';
+import { createRateLimiter } from './http/rate-limit.js';
+import { ReplayGuard } from './http/replay-guard.js';
+import type { Services } from './services.js';
+
+export type { AppHandle } from './http/app.js';
+
+export async function buildApp(services: Services): Promise<AppHandle> {
+  const { config, clock } = services;
+  const http = createHttpApp({ logLevel: config.logLevel, bodyLimitBytes: config.bodyLimitBytes });
+  const { app } = http;
+
+  await registerOpenApi(app, config.publicBaseUrl);
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  const replay = new ReplayGuard(services.store.db, clock, config.replayTtlSeconds * 1000, config.signatureWindowSeconds);
+  const limiter = createRateLimiter(config.rateLimitStore, services.store, clock);
+  const auth = { merchants: services.merchants, clock, replay, limiter, windowSeconds: config.signatureWindowSeconds };
+
+  await registerSignedScope(app, '/v1/api', auth, async (scope) => {
+    await scope.register(merchantRoutes, { services });
+  });
+  await app.register(adminRoutes, { prefix: '/admin', services });
+  await app.register(callbackRoutes, { channels: services.channels, payments: services.payments, payouts: services.payouts });
+  await app.register(publicKeyRoutes, { services });
+  await app.register(checkoutRoutes, { source: services.payments, publicBaseUrl: config.publicBaseUrl, clock });
+  await app.register(opsRoutes, { services, metrics: http.metrics, isClosing: http.isClosing });
+
+  return {
+    app,
+    replay,
+    drain: http.drain,
+    close: async () => {
+      http.drain();
+      await app.close();
+      replay.stop();
+    },
+  };
+}
