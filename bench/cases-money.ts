@@ -10,7 +10,7 @@ import { createHistogram, performance, type RecordableHistogram } from 'node:per
 import { newId } from '../src/core/ids.js';
 import { AppError } from '../src/core/errors.js';
 import { systemClock } from '../src/core/clock.js';
-import { fundMerchant } from '../src/ledger/bench-support.js';
+import { fundMerchant } from './ledger-burst.js';
 import { LedgerService } from '../src/ledger/service.js';
 import { openStore, type Store } from '../src/store/db.js';
 import type { BenchCase, CustomMeasurement } from './cases.js';
@@ -262,7 +262,7 @@ const payoutHot: BenchCase = {
 /**
  * The ledger alone: `connections` concurrent reservations (each its own transaction) against one merchant
  * for the case's duration, in this process on a fresh store of the same kind, as in
- * src/ledger/bench-support.ts's runHotMerchantBurst, but time-boxed and timing each reservation.
+ * bench/ledger-burst.ts's runHotMerchantBurst, but time-boxed and timing each reservation.
  */
 const ledgerHot: BenchCase = {
   name: 'ledger hot-merchant reserve (in-process)',

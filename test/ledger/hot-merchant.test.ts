@@ -1,7 +1,7 @@
 // One hot merchant, many concurrent payouts: exactly as many succeed as available + credit allow,
 // none more, none fewer, and no balance goes negative (the contract 13 contention case).
 import { expect, it } from 'vitest';
-import { fundMerchant, runHotMerchantBurst } from '../../src/ledger/bench-support.js';
+import { fundMerchant, runHotMerchantBurst } from '../../bench/ledger-burst.js';
 import { openLedger } from './helpers.js';
 
 it('a burst of concurrent payouts on one merchant reserves exactly what available + credit allow', async () => {

@@ -1,12 +1,12 @@
 // What the benchmark needs from the ledger: a merchant funded well enough that a burst of payouts
 // is not refused, and a ledger-level hot-merchant burst (many concurrent reserves on one merchant's
 // rows) that reports its rate and checks afterwards that no balance went negative.
-import { newId } from '../core/ids.js';
-import type { Currency, Minor } from '../core/money.js';
-import { AppError } from '../core/errors.js';
-import type { LedgerService } from './service.js';
-import type { Db } from '../store/schema.js';
-import type { Violation } from './verify.js';
+import { newId } from '../src/core/ids.js';
+import type { Currency, Minor } from '../src/core/money.js';
+import { AppError } from '../src/core/errors.js';
+import type { LedgerService } from '../src/ledger/service.js';
+import type { Db } from '../src/store/schema.js';
+import type { Violation } from '../src/ledger/verify.js';
 
 export interface Funding {
   readonly merchantId: string;
