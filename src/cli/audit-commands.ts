@@ -1,6 +1,7 @@
 // Operator command for the audit log: every operator action with its actor, newest first.
 import { AUDIT_PAGE_MAX, listAudit, parseSince } from '../audit/audit-log.js';
-import { flagString, type CliCommand } from './types.js';
+import { flagString } from './args.js';
+import type { CliCommand } from './command.js';
 
 export const auditCommands: CliCommand[] = [
   {

@@ -1,7 +1,8 @@
 // Operator commands for held money (late payments kept in suspense): list, return to the payer
 // through the channel, or credit to the merchant.
 import { HELD_PAGE_MAX, HELD_STATUSES, type HeldMoneyItem, type HeldResolution, type HeldStatus } from '../domain/payments/held-money.js';
-import { cliActor, flagString, requireFlag, type CliCommand, type CliOutput, type ParsedArgs } from './types.js';
+import { flagString, requireFlag, type ParsedArgs } from './args.js';
+import { cliActor, type CliCommand, type CliOutput } from './command.js';
 
 function statusOf(args: ParsedArgs): HeldStatus | undefined {
   const raw = flagString(args, 'status');

@@ -8,7 +8,8 @@ import { ADJUSTABLE_KINDS } from '../ledger/operator.js';
 import { balanceView, type Balances } from '../ledger/queries.js';
 import type { OperatorResult } from '../ledger/service.js';
 import type { Services } from '../services.js';
-import { cliActor, flagString, requireFlag, type CliCommand, type CliOutput, type ParsedArgs } from './types.js';
+import { flagString, requireFlag, type ParsedArgs } from './args.js';
+import { cliActor, type CliCommand, type CliOutput } from './command.js';
 
 function currencyOf(args: ParsedArgs): Currency {
   const currency = requireFlag(args, 'currency').toUpperCase();

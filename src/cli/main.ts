@@ -3,8 +3,9 @@
 import { loadConfig } from '../config.js';
 import { buildServices } from '../bootstrap.js';
 import { AppError } from '../core/errors.js';
-import { CLI_COMMANDS as COMMANDS } from './commands.js';
-import type { CliCommand, CliOutput, ParsedArgs } from './types.js';
+import { CLI_COMMANDS as COMMANDS } from './all-commands.js';
+import { parseArgs } from './args.js';
+import type { CliCommand, CliOutput } from './command.js';
 
 const io: CliOutput = {
   out: (line) => process.stdout.write(`${line}\n`),
@@ -15,41 +16,12 @@ function usage(): string {
   return ['Usage: npm run cli -- <command> [options]', '', ...COMMANDS.map((c) => `  ${c.usage}\n      ${c.summary}`)].join('\n');
 }
 
-/**
- * `--name value`, `--name=value` and bare `--flag` (true). A value may start with a single dash, so
- * `--amount -12.34` works; only a following `--word` makes the flag boolean.
- */
-function parse(argv: readonly string[]): ParsedArgs {
-  const positional: string[] = [];
-  const flags: Record<string, string | boolean> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const word = argv[i]!;
-    if (!word.startsWith('--')) {
-      positional.push(word);
-      continue;
-    }
-    const eq = word.indexOf('=');
-    if (eq > 0) {
-      flags[word.slice(2, eq)] = word.slice(eq + 1);
-      continue;
-    }
-    const next = argv[i + 1];
-    if (next !== undefined && !next.startsWith('--')) {
-      flags[word.slice(2)] = next;
-      i++;
-    } else {
-      flags[word.slice(2)] = true;
-    }
-  }
-  return { positional, flags };
-}
-
 function findCommand(words: readonly string[]): CliCommand | undefined {
   return COMMANDS.find((c) => c.name === words.slice(0, c.name.split(' ').length).join(' '));
 }
 
 async function main(): Promise<number> {
-  const args = parse(process.argv.slice(2));
+  const args = parseArgs(process.argv.slice(2));
   const command = findCommand(args.positional);
   if (!command) {
     io.err(usage());

@@ -4,7 +4,8 @@ import { isCurrency } from '../core/money.js';
 import { parseRateMicros, microsToNumber } from '../domain/rates.js';
 import type { KeyType } from '../domain/merchants.js';
 import { checkWebhookUrl } from '../webhooks/ssrf.js';
-import { cliActor, flagString, requireFlag, type CliCommand, type ParsedArgs } from './types.js';
+import { flagString, requireFlag, type ParsedArgs } from './args.js';
+import { cliActor, type CliCommand } from './command.js';
 
 function keyTypeOf(args: ParsedArgs): KeyType {
   const raw = (flagString(args, 'key-type') ?? 'rsa').toLowerCase();

@@ -1,6 +1,7 @@
 // Operator commands for payouts: list those stuck in Processing, and query one at the upstream now.
 import { DEFAULT_STUCK_AFTER_SECONDS } from '../domain/payouts/policy.js';
-import { flagString, requireFlag, type CliCommand } from './types.js';
+import { flagString, requireFlag } from './args.js';
+import type { CliCommand } from './command.js';
 
 export const payoutCommands: CliCommand[] = [
   {

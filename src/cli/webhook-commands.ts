@@ -1,7 +1,8 @@
 // Operator commands for webhook events (list, show, resend) and the service's public key.
 import type { WebhookEventStatus } from '../webhooks/tables.js';
 import { MAX_EVENT_PAGE, WEBHOOK_EVENT_STATUSES } from '../webhooks/service.js';
-import { cliActor, flagString, requireFlag, type CliCommand, type ParsedArgs } from './types.js';
+import { flagString, requireFlag, type ParsedArgs } from './args.js';
+import { cliActor, type CliCommand } from './command.js';
 
 function statusOf(args: ParsedArgs): WebhookEventStatus | undefined {
   const raw = flagString(args, 'status');

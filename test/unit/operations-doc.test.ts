@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI_COMMANDS as COMMANDS } from '../../src/cli/commands.js';
+import { CLI_COMMANDS as COMMANDS } from '../../src/cli/all-commands.js';
 
 /** The first cell of each row of the operator tools table, as the usage text it shows. */
 function documentedUsages(): string[] {

@@ -6,7 +6,7 @@ import { webhookCommands } from './webhook-commands.js';
 import { payoutCommands } from './payout-commands.js';
 import { heldCommands } from './held-commands.js';
 import { auditCommands } from './audit-commands.js';
-import type { CliCommand } from './types.js';
+import type { CliCommand } from './command.js';
 
 export const CLI_COMMANDS: readonly CliCommand[] = [
   ...merchantCommands,

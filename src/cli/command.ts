@@ -1,11 +1,8 @@
-// The shape every operator command has; src/cli/main.ts dispatches to them by name.
+// The shape every operator command has (src/cli/main.ts dispatches to them by name) and the actor
+// a command acts as.
 import os from 'node:os';
 import type { Services } from '../services.js';
-
-export interface ParsedArgs {
-  readonly positional: readonly string[];
-  readonly flags: Readonly<Record<string, string | boolean>>;
-}
+import type { ParsedArgs } from './args.js';
 
 export interface CliOutput {
   out(line: string): void;
@@ -19,17 +16,6 @@ export interface CliCommand {
   readonly usage: string;
   /** Returns the process exit code. */
   run(args: ParsedArgs, services: Services, io: CliOutput): Promise<number>;
-}
-
-export function flagString(args: ParsedArgs, name: string): string | undefined {
-  const value = args.flags[name];
-  return typeof value === 'string' ? value : undefined;
-}
-
-export function requireFlag(args: ParsedArgs, name: string): string {
-  const value = flagString(args, name);
-  if (value === undefined) throw new Error(`missing --${name}`);
-  return value;
 }
 
 /** The actor of every CLI action in the audit log and the journal: the operating-system user who ran it. */
