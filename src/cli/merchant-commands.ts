@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { isCurrency } from '../core/money.js';
 import { parseRateMicros, microsToNumber } from '../domain/rates.js';
-import type { KeyType } from '../domain/merchants.js';
+import type { KeyType } from '../merchants/merchant-service.js';
 import { checkWebhookUrl } from '../webhooks/ssrf.js';
 import { cliActor, flagString, requireFlag, type CliCommand, type ParsedArgs } from './types.js';
 

@@ -7,7 +7,7 @@ import { adminLedgerRoutes } from '../../src/api/admin-ledger.js';
 import { ledgerCommands } from '../../src/cli/ledger-commands.js';
 import type { CliOutput, ParsedArgs } from '../../src/cli/types.js';
 import { FeeService } from '../../src/domain/fees.js';
-import { MerchantService } from '../../src/domain/merchants.js';
+import { MerchantService } from '../../src/merchants/merchant-service.js';
 import { SecretBox } from '../../src/core/secrets.js';
 import { errorBody } from '../../src/http/envelope.js';
 import { toAppError } from '../../src/http/errors.js';
