@@ -12,6 +12,7 @@ import { AppError } from '../src/core/errors.js';
 import { systemClock } from '../src/core/clock.js';
 import { fundMerchant } from './ledger-burst.js';
 import { LedgerService } from '../src/ledger/service.js';
+import { MIGRATIONS } from '../src/migrations.js';
 import { openStore, type Store } from '../src/store/db.js';
 import type { BenchCase, CustomMeasurement } from './cases.js';
 import type { BenchContext, HttpResult } from './context.js';
@@ -281,7 +282,7 @@ const ledgerHot: BenchCase = {
         databaseUrl: ctx.store === 'postgres' ? BENCH_PG_URL : null,
         databaseSchema: schema,
         sqliteFile: path.join(dir, 'ledger.sqlite'),
-      });
+      }, MIGRATIONS);
       const db = store.db;
       const ledger = new LedgerService(store, systemClock);
       const merchantId = 'mch_bench_hot';

@@ -5,7 +5,7 @@ import type { Config } from './config.js';
 import { ChannelRegistry } from './channels/registry.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { FeeService } from './domain/fees.js';
-import { MerchantService } from './domain/merchants.js';
+import { MerchantService } from './merchants/merchant-service.js';
 import { allPaymentJobs } from './domain/payments/jobs.js';
 import { PaymentService } from './domain/payments/service.js';
 import { allPayoutJobs } from './domain/payouts/jobs.js';
@@ -14,6 +14,7 @@ import { RateService } from './domain/rates.js';
 import { loadOrCreateLocalSecrets, SecretBox } from './core/secrets.js';
 import { LedgerService } from './ledger/service.js';
 import type { Services } from './services.js';
+import { MIGRATIONS } from './migrations.js';
 import { openStore } from './store/db.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { WebhookService } from './webhooks/service.js';
@@ -37,7 +38,7 @@ export async function buildRuntime(config: Config, clock: Clock = systemClock, u
   const local = config.adminToken && config.secretKey ? null : loadOrCreateLocalSecrets(config.dataDir);
   const adminToken = config.adminToken ?? local!.adminToken;
   const box = new SecretBox(config.secretKey ?? local!.secretKey);
-  const store = await openStore(config);
+  const store = await openStore(config, MIGRATIONS);
   const merchants = new MerchantService(store.db, box, clock, {
     rateLimitPerSecond: config.defaultRateLimitPerSecond,
     credentialCacheMs: config.credentialCacheMs,

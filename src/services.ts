@@ -4,7 +4,7 @@ import type { ChannelRegistry } from './channels/registry.js';
 import type { Config } from './config.js';
 import type { Clock } from './core/clock.js';
 import type { FeeService } from './domain/fees.js';
-import type { MerchantService } from './domain/merchants.js';
+import type { MerchantService } from './merchants/merchant-service.js';
 import type { PaymentService } from './domain/payments/service.js';
 import type { PayoutService } from './domain/payouts/service.js';
 import type { RateService } from './domain/rates.js';

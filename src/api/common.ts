@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { Text } from '../http/text.js';
 import { AppError } from '../core/errors.js';
-import type { Merchant } from '../domain/merchants.js';
+import type { Merchant } from '../merchants/merchant-service.js';
 import { isCurrency, type Currency } from '../core/money.js';
 import type { FastifyRequest } from 'fastify';
 import { Currency as CurrencySchema } from './schemas/enums.js';

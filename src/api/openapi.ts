@@ -3,7 +3,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { registerSharedSchemas } from './schemas/index.js';
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../webhooks/tables.js';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../webhooks/webhook-rows.js';
 
 /** The tags of the document; every operation carries one of them (a test holds routes to it). */
 export const OPENAPI_TAGS = [

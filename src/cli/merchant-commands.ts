@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { isCurrency } from '../core/money.js';
 import { parseRateMicros, microsToNumber } from '../domain/rates.js';
-import type { KeyType } from '../domain/merchants.js';
+import type { KeyType } from '../merchants/merchant-service.js';
 import { checkWebhookUrl } from '../webhooks/ssrf.js';
 import { flagString, requireFlag, type ParsedArgs } from './args.js';
 import { cliActor, type CliCommand } from './command.js';

@@ -1,5 +1,5 @@
 // Operator commands for webhook events (list, show, resend) and the service's public key.
-import type { WebhookEventStatus } from '../webhooks/tables.js';
+import type { WebhookEventStatus } from '../webhooks/webhook-rows.js';
 import { MAX_EVENT_PAGE, WEBHOOK_EVENT_STATUSES } from '../webhooks/service.js';
 import { flagString, requireFlag, type ParsedArgs } from './args.js';
 import { cliActor, type CliCommand } from './command.js';

@@ -6,6 +6,7 @@ import type { Clock } from '../core/clock.js';
 import { AppError, validationError } from '../core/errors.js';
 import { DIRECTIONS, methodsFor, requireMethod, type AmountBounds, type Direction } from './methods.js';
 import { CURRENCIES, formatMinor, type Currency, type Minor } from '../core/money.js';
+import { merchantExists } from '../merchants/merchant-lookups.js';
 import type { Db } from '../store/schema.js';
 
 export interface FeeRule {
@@ -197,8 +198,7 @@ export class FeeService {
   }
 
   private async assertMerchant(merchantId: string): Promise<void> {
-    const row = await this.db.selectFrom('merchants').select('id').where('id', '=', merchantId).executeTakeFirst();
-    if (!row) throw new AppError('NOT_FOUND', 'No such merchant.');
+    if (!(await merchantExists(this.db, merchantId))) throw new AppError('NOT_FOUND', 'No such merchant.');
   }
 
   private async overrides(merchantId: string): Promise<MerchantOverrides> {

@@ -17,7 +17,7 @@ declare module 'fastify' {
   interface FastifyRequest {
     rawBody: Buffer | null;
     bodyError: string | null;
-    merchant: import('../domain/merchants.js').Merchant | null;
+    merchant: import('../merchants/merchant-service.js').Merchant | null;
   }
 }
 

@@ -6,7 +6,7 @@ import type { FastifyRequest, RouteOptions } from 'fastify';
 import { verifyHmacSha256, verifyRsaSha512 } from '../../sdk/src/signing.js';
 import type { Clock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
-import type { Merchant, MerchantService, VerifierKey } from '../domain/merchants.js';
+import type { Merchant, MerchantService, VerifierKey } from '../merchants/merchant-service.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { ReplayGuard, SignatureUse } from './replay-guard.js';
 

@@ -4,6 +4,7 @@ import { recordAudit } from '../audit/audit-log.js';
 import { notFound, validationError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { formatMinor, type Currency, type Minor } from '../core/money.js';
+import { merchantExists } from '../merchants/merchant-lookups.js';
 import type { Executor } from '../store/schema.js';
 import { merchantAccount, platformAccount, readMerchantBalances, type MerchantAccountKind } from './accounts.js';
 import type { LedgerContext } from './context.js';
@@ -42,8 +43,7 @@ function checkReason(reason: string): string {
 }
 
 async function assertMerchantExists(db: Executor, merchantId: string): Promise<void> {
-  const row = await db.selectFrom('merchants').select('id').where('id', '=', merchantId).executeTakeFirst();
-  if (!row) throw notFound('merchant');
+  if (!(await merchantExists(db, merchantId))) throw notFound('merchant');
 }
 
 /** Posts one operator entry with its audit row; postings are built from the merchant's accounts. */

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { AppError } from '../core/errors.js';
 import type { Currency, Minor } from '../core/money.js';
 import type { Executor } from '../store/schema.js';
-import type { LedgerReservationsTable } from './tables.js';
+import type { LedgerReservationsTable } from './ledger-rows.js';
 import { merchantAccount, platformAccount, readMerchantBalances } from './accounts.js';
 import { assertNonNegative, assertPositive, minMinor, type LedgerContext } from './context.js';
 import { insufficientBalance, postJournal } from './journal.js';

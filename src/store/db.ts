@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
-import { migrationProvider } from './migrations/index.js';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { migrate, type Migrations } from './migrator.js';
 import type { Database, Db } from './schema.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
@@ -79,32 +79,6 @@ async function openPostgres(url: string, schema: string | null): Promise<Store> 
   };
 }
 
-/**
- * Kysely's migrator introspects every schema of the database, so on a server shared with other
- * schemas being created or dropped (parallel test runs) it can fail on someone else's schema.
- * PostgreSQL runs each migration in a transaction, so a bounded retry is safe.
- */
-const SHARED_SERVER_RACE = /does not exist|kysely_migration_lock/;
-const MIGRATION_ATTEMPTS = 5;
-
-/**
- * On PostgreSQL the migrator is told its schema: without it, it finds the bookkeeping tables of any
- * other schema in the database and wrongly assumes they are its own.
- */
-export async function migrate(db: Db, schema: string | null = null): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    const migrator = new Migrator({ db, provider: migrationProvider, ...(schema ? { migrationTableSchema: schema } : {}) });
-    const { error, results } = await migrator.migrateToLatest();
-    const failed = results?.find((r) => r.status === 'Error');
-    if (!error && !failed) return;
-    if (schema && attempt < MIGRATION_ATTEMPTS && SHARED_SERVER_RACE.test(String(error))) {
-      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
-      continue;
-    }
-    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
-  }
-}
-
 /** Where the store lives: PostgreSQL when databaseUrl is set (in databaseSchema if given), else the SQLite file. */
 export interface StoreConfig {
   readonly databaseUrl: string | null;
@@ -112,10 +86,11 @@ export interface StoreConfig {
   readonly sqliteFile: string;
 }
 
-export async function openStore(config: StoreConfig): Promise<Store> {
+/** Opens the store and brings it up to date with the given migrations (src/migrations.ts). */
+export async function openStore(config: StoreConfig, migrations: Migrations): Promise<Store> {
   const store = config.databaseUrl
     ? await openPostgres(config.databaseUrl, config.databaseSchema)
     : openSqlite(config.sqliteFile);
-  await migrate(store.db, config.databaseUrl ? config.databaseSchema : null);
+  await migrate(store.db, migrations, config.databaseUrl ? config.databaseSchema : null);
   return store;
 }

@@ -1,12 +1,26 @@
-// The whole database as Kysely sees it: each module contributes its tables.
+// The whole database as Kysely sees it: each module declares the row types of the tables it owns,
+// and this file only puts them together (type-only imports: the store depends on no module's code).
 import type { Kysely, Transaction } from 'kysely';
-import type { FoundationTables } from './tables.js';
-import type { LedgerTables } from '../ledger/tables.js';
-import type { PaymentTables } from '../domain/payments/tables.js';
-import type { WebhookTables } from '../webhooks/tables.js';
-import type { PayoutTables } from '../domain/payouts/tables.js';
+import type { AuditTables } from '../audit/audit-rows.js';
+import type { FeeTables } from '../domain/fee-rows.js';
+import type { PaymentTables } from '../domain/payments/payment-rows.js';
+import type { PayoutTables } from '../domain/payouts/payout-rows.js';
+import type { RateTables } from '../domain/rate-rows.js';
+import type { RequestGuardTables } from '../http/request-guard-rows.js';
+import type { LedgerTables } from '../ledger/ledger-rows.js';
+import type { MerchantTables } from '../merchants/merchant-rows.js';
+import type { WebhookTables } from '../webhooks/webhook-rows.js';
 
-export interface Database extends FoundationTables, LedgerTables, PaymentTables, WebhookTables, PayoutTables {}
+export interface Database
+  extends MerchantTables,
+    AuditTables,
+    RequestGuardTables,
+    RateTables,
+    FeeTables,
+    LedgerTables,
+    PaymentTables,
+    WebhookTables,
+    PayoutTables {}
 
 export type Db = Kysely<Database>;
 /** A handle usable inside or outside a transaction. */

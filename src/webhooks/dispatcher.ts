@@ -4,6 +4,7 @@
 import type { Clock } from '../core/clock.js';
 import type { SecretBox } from '../core/secrets.js';
 import { SlotPool } from '../core/slot-pool.js';
+import { sealedWebhookSecrets } from '../merchants/merchant-lookups.js';
 import type { Store } from '../store/db.js';
 import type { Job } from '../core/worker.js';
 import { claimDueEvents, recordResults, type AttemptResult, type ClaimedEvent } from './queue.js';
@@ -101,11 +102,11 @@ export class WebhookDispatcher {
    */
   private async webhookSecrets(events: readonly ClaimedEvent[]): Promise<Map<string, string>> {
     const ids = [...new Set(events.map((event) => event.merchantId))];
-    const rows = await this.options.store.db.selectFrom('merchants').select(['id', 'webhook_secret_enc']).where('id', 'in', ids).execute();
+    const sealed = await sealedWebhookSecrets(this.options.store.db, ids);
     const secrets = new Map<string, string>();
-    for (const row of rows) {
+    for (const [merchantId, secret] of sealed) {
       try {
-        secrets.set(row.id, this.options.box.open(row.webhook_secret_enc));
+        secrets.set(merchantId, this.options.box.open(secret));
       } catch {
         // Reported through the attempt's error ("merchant webhook secret unreadable").
       }

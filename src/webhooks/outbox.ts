@@ -2,8 +2,9 @@
 // changes the record's state, so a committed change always has its event and a rolled-back one none.
 import { isoFromMs } from '../core/clock.js';
 import { newId } from '../core/ids.js';
+import { merchantWebhookUrls } from '../merchants/merchant-lookups.js';
 import type { Executor } from '../store/schema.js';
-import type { WebhookDestinationSource, WebhookEventType, WebhookResourceKind } from './tables.js';
+import type { WebhookDestinationSource, WebhookEventType, WebhookResourceKind } from './webhook-rows.js';
 
 export interface EnqueueWebhookInput {
   readonly merchantId: string;
@@ -32,13 +33,9 @@ const KIND_OF_TYPE: Readonly<Record<WebhookEventType, WebhookResourceKind>> = {
 
 /** The merchant's default URL for this kind of event, read in the caller's transaction. */
 export async function merchantDefaultUrl(trx: Executor, merchantId: string, kind: WebhookResourceKind): Promise<string | null> {
-  const row = await trx
-    .selectFrom('merchants')
-    .select(['payment_webhook_url', 'payout_webhook_url'])
-    .where('id', '=', merchantId)
-    .executeTakeFirst();
-  if (!row) throw new Error(`webhooks: no merchant ${merchantId}`);
-  return (kind === 'payment' ? row.payment_webhook_url : row.payout_webhook_url) || null;
+  const urls = await merchantWebhookUrls(trx, merchantId);
+  if (!urls) throw new Error(`webhooks: no merchant ${merchantId}`);
+  return (kind === 'payment' ? urls.payment : urls.payout) || null;
 }
 
 function buildBody(input: EnqueueWebhookInput, eventId: string): string {

@@ -7,7 +7,7 @@ import type { StoreKind } from '../store/db.js';
 import type { Db } from '../store/schema.js';
 import { nextRetryDelayMs } from './schedule.js';
 import type { DeliveryOutcome } from './sender.js';
-import type { WebhookEventStatus } from './tables.js';
+import type { WebhookEventStatus } from './webhook-rows.js';
 
 export interface ClaimedEvent {
   readonly id: string;

@@ -6,11 +6,11 @@ import { AppError, notFound } from '../core/errors.js';
 import type { Db, Executor } from '../store/schema.js';
 import { merchantDefaultUrl } from './outbox.js';
 import type { ServiceKey } from './signer.js';
-import type { WebhookEventStatus, WebhookEventType, WebhookEventsTable, WebhookResourceKind } from './tables.js';
+import type { WebhookEventStatus, WebhookEventType, WebhookEventsTable, WebhookResourceKind } from './webhook-rows.js';
 
 export const DEFAULT_EVENT_PAGE = 50;
 export const MAX_EVENT_PAGE = 200;
-export { WEBHOOK_EVENT_STATUSES } from './tables.js';
+export { WEBHOOK_EVENT_STATUSES } from './webhook-rows.js';
 
 export interface WebhookEventView {
   readonly id: string;

@@ -7,9 +7,9 @@ import { REASON_STATUS } from '../../src/core/errors.js';
 import { PAYIN_METHOD_NAMES, PAYOUT_METHOD_NAMES } from '../../src/domain/methods.js';
 import { CURRENCIES } from '../../src/core/money.js';
 import { PAYMENT_STATUSES } from '../../src/domain/payments/checkout-view.js';
-import { PAYOUT_STATUSES } from '../../src/domain/payouts/tables.js';
+import { PAYOUT_STATUSES } from '../../src/domain/payouts/payout-rows.js';
 import { OPENAPI_TAGS } from '../../src/api/openapi.js';
-import { WEBHOOK_EVENT_STATUSES, WEBHOOK_EVENT_TYPES } from '../../src/webhooks/tables.js';
+import { WEBHOOK_EVENT_STATUSES, WEBHOOK_EVENT_TYPES } from '../../src/webhooks/webhook-rows.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 interface Operation {

@@ -6,7 +6,7 @@ import { Worker } from '../../src/core/worker.js';
 import { OffsetClock } from '../../src/core/clock.js';
 import { buildApp, type AppHandle } from '../../src/server.js';
 import type { Services } from '../../src/services.js';
-import type { KeyType } from '../../src/domain/merchants.js';
+import type { KeyType } from '../../src/merchants/merchant-service.js';
 import { PaymentClient } from '../../sdk/src/index.js';
 import { allocateTestDatabase, type TestDatabase } from './store.js';
 

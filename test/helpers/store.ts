@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { MIGRATIONS } from '../../src/migrations.js';
 import { openStore, type Store } from '../../src/store/db.js';
 
 export const TEST_PG_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
@@ -56,7 +57,7 @@ export async function openTestStore(): Promise<Store & { readonly location: Test
   const location = allocateTestDatabase();
   let store: Store;
   try {
-    store = await openStore(location);
+    store = await openStore(location, MIGRATIONS);
   } catch (error) {
     await location.drop();
     throw error;

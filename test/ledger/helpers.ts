@@ -5,6 +5,7 @@ import { ManualClock } from '../../src/core/clock.js';
 import type { Currency, Minor } from '../../src/core/money.js';
 import { LedgerService, type LedgerOptions } from '../../src/ledger/service.js';
 import type { Db } from '../../src/store/schema.js';
+import { MIGRATIONS } from '../../src/migrations.js';
 import { openStore, type Store } from '../../src/store/db.js';
 import { allocateTestDatabase, type TestDatabase } from '../helpers/store.js';
 
@@ -43,7 +44,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export async function reopenStore(location: Pick<TestDatabase, 'databaseUrl' | 'databaseSchema' | 'sqliteFile'>): Promise<Store> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await openStore(location);
+      return await openStore(location, MIGRATIONS);
     } catch (error) {
       if (attempt >= OPEN_ATTEMPTS || !SHARED_SERVER_FAILURE.test(String(error))) throw error;
       await pause(OPEN_RETRY_DELAY_MS * attempt);
@@ -56,7 +57,7 @@ export async function openFreshStore(): Promise<{ store: Store; location: TestDa
   for (let attempt = 1; ; attempt++) {
     const location = allocateTestDatabase();
     try {
-      return { store: await openStore(location), location };
+      return { store: await openStore(location, MIGRATIONS), location };
     } catch (error) {
       await location.drop().catch(() => undefined);
       if (attempt >= OPEN_ATTEMPTS || !SHARED_SERVER_FAILURE.test(String(error))) throw error;

@@ -8,7 +8,7 @@ import { ledgerCommands } from '../../src/cli/ledger-commands.js';
 import type { ParsedArgs } from '../../src/cli/args.js';
 import type { CliOutput } from '../../src/cli/command.js';
 import { FeeService } from '../../src/domain/fees.js';
-import { MerchantService } from '../../src/domain/merchants.js';
+import { MerchantService } from '../../src/merchants/merchant-service.js';
 import { SecretBox } from '../../src/core/secrets.js';
 import { errorBody } from '../../src/http/envelope.js';
 import { toAppError } from '../../src/http/errors.js';

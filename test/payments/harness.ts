@@ -8,7 +8,7 @@ import { startSimulator, type SimulatorHandle } from '../../src/channels/simulat
 import { callbackRoutes } from '../../src/api/callbacks.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { FeeService } from '../../src/domain/fees.js';
-import { MerchantService, type Merchant } from '../../src/domain/merchants.js';
+import { MerchantService, type Merchant } from '../../src/merchants/merchant-service.js';
 import type { Currency } from '../../src/core/money.js';
 import { PaymentService } from '../../src/domain/payments/service.js';
 import { paymentJobs, type PaymentJobs } from '../../src/domain/payments/jobs.js';
@@ -18,7 +18,7 @@ import { errorBody } from '../../src/http/envelope.js';
 import { toAppError } from '../../src/http/errors.js';
 import { LedgerService, type Balances } from '../../src/ledger/service.js';
 import type { Db } from '../../src/store/schema.js';
-import type { WebhookEventsTable } from '../../src/webhooks/tables.js';
+import type { WebhookEventsTable } from '../../src/webhooks/webhook-rows.js';
 import { openTestStore } from '../helpers/store.js';
 
 type TestStore = Awaited<ReturnType<typeof openTestStore>>;

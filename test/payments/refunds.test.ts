@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Channel } from '../../src/channels/channel.js';
 import { AppError } from '../../src/core/errors.js';
-import type { Merchant } from '../../src/domain/merchants.js';
+import type { Merchant } from '../../src/merchants/merchant-service.js';
 import { findByRef } from '../../src/domain/payments/repository.js';
 import { PaymentService } from '../../src/domain/payments/service.js';
 import { PUBLIC_BASE_URL, paymentRequest, startPaymentHarness, type PaymentHarness } from './harness.js';

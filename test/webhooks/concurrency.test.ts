@@ -3,6 +3,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MIGRATIONS } from '../../src/migrations.js';
 import { openStore } from '../../src/store/db.js';
 import { DEFAULT_LEASE_MS } from '../../src/webhooks/dispatcher.js';
 import { eventRow, openBench, Receiver, type Bench } from './helpers.js';
@@ -44,7 +45,7 @@ describe('webhook dispatch with several workers and crashes', () => {
     for (let i = 0; i < eventCount; i++) await bench.enqueue({ merchantId: merchant.id });
     receiver.behaviour = () => ({ status: 200, delayMs: Math.floor(Math.random() * 5) });
 
-    const second = await openStore(bench.store.location);
+    const second = await openStore(bench.store.location, MIGRATIONS);
     try {
       const a = bench.dispatcher({ concurrency: 8 });
       const b = bench.dispatcher({ store: second, concurrency: 8 });

@@ -3,7 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ManualClock } from '../../src/core/clock.js';
-import { MerchantService } from '../../src/domain/merchants.js';
+import { MerchantService } from '../../src/merchants/merchant-service.js';
 import { SecretBox } from '../../src/core/secrets.js';
 import { WebhookDispatcher, type DispatcherOptions } from '../../src/webhooks/dispatcher.js';
 import { enqueueWebhookEvent, type EnqueueWebhookInput } from '../../src/webhooks/outbox.js';

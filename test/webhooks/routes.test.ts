@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { adminWebhookRoutes } from '../../src/api/admin/webhooks.js';
 import { publicKeyRoutes } from '../../src/api/public-key.js';
 import { merchantWebhookRoutes } from '../../src/api/webhook.js';
-import type { Merchant } from '../../src/domain/merchants.js';
+import type { Merchant } from '../../src/merchants/merchant-service.js';
 import { registerSharedSchemas } from '../../src/api/schemas/index.js';
 import { errorBody } from '../../src/http/envelope.js';
 import { toAppError } from '../../src/http/errors.js';

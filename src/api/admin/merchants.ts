@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { Text } from '../../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { IssuedKey, Merchant } from '../../domain/merchants.js';
+import type { IssuedKey, Merchant } from '../../merchants/merchant-service.js';
 import { ok } from '../../http/envelope.js';
 import { ApiKey, IssuedKey as IssuedKeySchema, KeyType as KeyTypeSchema, Merchant as MerchantSchema } from '../schemas/admin.js';
 import { errorResponse, SuccessEnvelope } from '../schemas/responses.js';

@@ -3,8 +3,8 @@
 import { CURRENCIES } from '../../core/money.js';
 import { PAYIN_METHOD_NAMES, PAYOUT_METHOD_NAMES } from '../../domain/methods.js';
 import { PAYMENT_STATUSES } from '../../domain/payments/checkout-view.js';
-import { PAYOUT_STATUSES } from '../../domain/payouts/tables.js';
-import { WEBHOOK_EVENT_STATUSES, WEBHOOK_EVENT_TYPES } from '../../webhooks/tables.js';
+import { PAYOUT_STATUSES } from '../../domain/payouts/payout-rows.js';
+import { WEBHOOK_EVENT_STATUSES, WEBHOOK_EVENT_TYPES } from '../../webhooks/webhook-rows.js';
 import { shared, StringEnum } from './shared.js';
 
 export const Currency = shared('Currency', StringEnum(CURRENCIES, { description: 'INR, EGP, NGN or IDR.' }));

@@ -1,7 +1,7 @@
 // The webhook schemas: the merchant's and operator's event log (events, attempts, pages), and the
 // bodies the service POSTs to merchants (the record, flat, plus its event object).
 import { Type } from '@sinclair/typebox';
-import { WEBHOOK_EVENT_TYPES } from '../../webhooks/tables.js';
+import { WEBHOOK_EVENT_TYPES } from '../../webhooks/webhook-rows.js';
 import { WebhookDeliveryStatus, WebhookEventType } from './enums.js';
 import { PaymentRecord } from './payment.js';
 import { PayoutRecord } from './payout.js';

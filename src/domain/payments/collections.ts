@@ -6,7 +6,7 @@ import type { Currency } from '../../core/money.js';
 import type { PaymentDeps } from './deps.js';
 import { CLAIM_LEASE_MS, collectionRetryDelayMs, FIRST_RECONCILE_AFTER_MS } from './policy.js';
 import { claimCollection, collectionsDue } from './repository.js';
-import type { PaymentsTable } from './tables.js';
+import type { PaymentsTable } from './payment-rows.js';
 import { markFailed } from './transitions.js';
 
 export type CollectionOutcome = 'ready' | 'retrying' | 'refused' | 'not-claimed';

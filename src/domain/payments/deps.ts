@@ -5,7 +5,7 @@ import type { LedgerService } from '../../ledger/service.js';
 import type { Db } from '../../store/schema.js';
 import type { Clock } from '../../core/clock.js';
 import type { FeeService } from '../fees.js';
-import type { Merchant, MerchantService } from '../merchants.js';
+import type { Merchant, MerchantService } from '../../merchants/merchant-service.js';
 import type { Currency } from '../../core/money.js';
 import type { SecretBox } from '../../core/secrets.js';
 import type { WebhookUrlCheck } from './rules.js';

@@ -11,7 +11,7 @@ import { formatMinor, toMajor, type Currency, type Minor } from '../../core/mone
 import type { PaymentDeps } from './deps.js';
 import { methodRefundable, paymentRecord } from './records.js';
 import { findByRef } from './repository.js';
-import type { LateDisposition, LatePaymentsTable, PaymentsTable } from './tables.js';
+import type { LateDisposition, LatePaymentsTable, PaymentsTable } from './payment-rows.js';
 
 export const HELD_STATUSES = ['open', 'returning', 'returned', 'credited'] as const;
 export type HeldStatus = (typeof HELD_STATUSES)[number];

@@ -6,7 +6,7 @@ import { withTransaction } from '../../store/transactions.js';
 import type { Executor } from '../../store/schema.js';
 import type { PaymentDeps } from './deps.js';
 import { CLAIM_LEASE_MS, refundRetryDelayMs } from './policy.js';
-import type { LatePaymentsTable } from './tables.js';
+import type { LatePaymentsTable } from './payment-rows.js';
 import { holdInSuspense } from './transitions.js';
 
 const MAX_ERROR_LENGTH = 500;

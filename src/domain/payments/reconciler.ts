@@ -12,7 +12,7 @@ import {
   MAX_RECONCILE_GAP_MS,
 } from './policy.js';
 import { expiredPending, reconciliationsDue } from './repository.js';
-import type { PaymentsTable } from './tables.js';
+import type { PaymentsTable } from './payment-rows.js';
 import { markExpired } from './transitions.js';
 
 type Apply = (transactionRef: string, state: CollectionState) => Promise<PaymentsTable | null>;

@@ -13,7 +13,7 @@ import type { PaymentDeps } from './deps.js';
 import { CLAIM_LEASE_MS, REFUND_IN_FLIGHT_WAIT_MS, REFUND_WINDOW_MS, refundRetryDelayMs } from './policy.js';
 import { methodRefundable } from './records.js';
 import { claimRefund, findByRef, findForMerchant } from './repository.js';
-import type { PaymentsTable } from './tables.js';
+import type { PaymentsTable } from './payment-rows.js';
 import { markRefunded } from './transitions.js';
 
 const POLL_INTERVAL_MS = 50;

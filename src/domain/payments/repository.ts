@@ -1,7 +1,7 @@
 // Reads and claims on the payments table. Every state change elsewhere is a conditional update
 // (WHERE status = ...), so concurrent callbacks, jobs and requests can race without double effects.
 import type { Executor } from '../../store/schema.js';
-import type { PaymentsTable } from './tables.js';
+import type { PaymentsTable } from './payment-rows.js';
 
 export async function findByRef(db: Executor, transactionRef: string): Promise<PaymentsTable | undefined> {
   return db.selectFrom('payments').selectAll().where('transaction_ref', '=', transactionRef).executeTakeFirst();

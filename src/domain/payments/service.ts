@@ -4,7 +4,7 @@
 import { UpstreamUnavailableError, type CollectionState } from '../../channels/channel.js';
 import { DEFAULT_JOB_CONCURRENCY, PooledJob } from '../../core/pooled-job.js';
 import { AppError, notFound } from '../../core/errors.js';
-import type { Merchant } from '../merchants.js';
+import type { Merchant } from '../../merchants/merchant-service.js';
 import { newId } from '../../core/ids.js';
 import { toMajor, type Currency } from '../../core/money.js';
 import type { CheckoutSource, CheckoutView } from './checkout-view.js';
@@ -25,7 +25,7 @@ import { Refunds } from './refunds.js';
 import { findByRef, findByTokenHash, findForMerchant, insertIfNew, refundsDue } from './repository.js';
 import { buildDraft, requestHash, requireCurrency, requirePayinMethod, type InitiateRequest } from './rules.js';
 import { Reconciler } from './reconciler.js';
-import type { PaymentsTable } from './tables.js';
+import type { PaymentsTable } from './payment-rows.js';
 import { failureReasonOf, markExpired, markFailed, markSucceeded, recordLatePayment } from './transitions.js';
 
 export type PaymentQuery = { readonly transactionRef?: string; readonly merchantRef?: string };

@@ -7,12 +7,12 @@ import type { LedgerService } from '../../ledger/service.js';
 import { withTransaction } from '../../store/transactions.js';
 import type { Database, Db, Executor } from '../../store/schema.js';
 import { enqueueWebhookEvent } from '../../webhooks/outbox.js';
-import type { WebhookEventType } from '../../webhooks/tables.js';
+import type { WebhookEventType } from '../../webhooks/webhook-rows.js';
 import type { Clock } from '../../core/clock.js';
 import type { Currency, Minor } from '../../core/money.js';
 import { methodRefundable, paymentRecord } from './records.js';
 import { findByRef } from './repository.js';
-import type { CollectionStateColumn, LatePaymentsTable, PaymentsTable } from './tables.js';
+import type { CollectionStateColumn, LatePaymentsTable, PaymentsTable } from './payment-rows.js';
 
 export interface TransitionDeps {
   readonly db: Db;

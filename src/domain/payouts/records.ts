@@ -3,7 +3,7 @@
 import { isoFromMs } from '../../core/clock.js';
 import { toMajor, type Currency } from '../../core/money.js';
 import { displayMethod } from './rules.js';
-import type { PayoutStatus, PayoutsTable } from './tables.js';
+import type { PayoutStatus, PayoutsTable } from './payout-rows.js';
 
 /** The payout as status/fetch return it and as webhooks carry it (contract sections 4 and 8). */
 export interface PayoutRecord {

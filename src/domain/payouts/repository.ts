@@ -4,7 +4,7 @@
 import type { StoreKind } from '../../store/db.js';
 import type { Db, Executor } from '../../store/schema.js';
 import { withTransaction } from '../../store/transactions.js';
-import type { PayoutsTable } from './tables.js';
+import type { PayoutsTable } from './payout-rows.js';
 
 export async function findPayoutByRef(db: Executor, transactionRef: string): Promise<PayoutsTable | undefined> {
   return db.selectFrom('payouts').selectAll().where('transaction_ref', '=', transactionRef).executeTakeFirst();

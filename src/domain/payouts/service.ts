@@ -12,7 +12,7 @@ import type { Clock } from '../../core/clock.js';
 import { AppError, notFound } from '../../core/errors.js';
 import type { FeeService } from '../fees.js';
 import { newId } from '../../core/ids.js';
-import type { Merchant } from '../merchants.js';
+import type { Merchant } from '../../merchants/merchant-service.js';
 import type { Currency } from '../../core/money.js';
 import type { WebhookUrlCheck } from '../payments/rules.js';
 import {
@@ -33,7 +33,7 @@ import {
   stuckPayouts,
 } from './repository.js';
 import { buildPayoutDraft, maskAccount, payoutRequestHash, requireCurrency, requirePayoutMethod, type PayoutInitiateRequest } from './rules.js';
-import type { PayoutsTable } from './tables.js';
+import type { PayoutsTable } from './payout-rows.js';
 import { markFinal, markProcessing } from './transitions.js';
 
 export type PayoutQuery = { readonly transactionRef?: string; readonly merchantRef?: string };

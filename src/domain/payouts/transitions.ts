@@ -12,7 +12,7 @@ import { failureReasonOf } from '../payments/transitions.js';
 import { pollDelayMs } from './policy.js';
 import { payoutRecord } from './records.js';
 import { findPayoutByRef } from './repository.js';
-import type { PayoutsTable } from './tables.js';
+import type { PayoutsTable } from './payout-rows.js';
 
 export interface PayoutTransitionDeps {
   readonly db: Db;

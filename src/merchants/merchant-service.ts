@@ -7,7 +7,7 @@ import { AppError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { SecretBox } from '../core/secrets.js';
 import type { Db, Executor } from '../store/schema.js';
-import type { MerchantsTable } from '../store/tables.js';
+import type { MerchantsTable } from './merchant-rows.js';
 
 export type KeyType = 'RSA-SHA512' | 'HMAC-SHA256';
 export const MAX_ACTIVE_KEYS = 2;

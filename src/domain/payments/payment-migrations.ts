@@ -1,5 +1,5 @@
-// Pay-in: payments (with their checkout token, background collection request, reconciliation and
-// refund progress) and late payments, money that arrived after its payment expired.
+// Pay-in's schema history: payments (checkout token, collection request, reconciliation, refund
+// progress) and late payments. A shipped step is never edited; a change is a new step in src/migrations.ts.
 import type { Kysely } from 'kysely';
 
 async function createPayments(db: Kysely<any>): Promise<void> {
@@ -71,7 +71,17 @@ async function createLatePayments(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('late_payments_due').on('late_payments').columns(['disposition', 'next_at_ms']).execute();
 }
 
-export async function up(db: Kysely<any>): Promise<void> {
+/** Step of 0003_payments (the whole of it). */
+export async function createPaymentTables(db: Kysely<any>): Promise<void> {
   await createPayments(db);
   await createLatePayments(db);
+}
+
+/** Step of 0006_held_money_and_audit, the second: the operator's way out for held late money (who, how, when). */
+export async function addLateResolutions(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('late_payments').addColumn('resolved_by', 'text').execute();
+  await db.schema.alterTable('late_payments').addColumn('resolved_at_ms', 'bigint').execute();
+  await db.schema.alterTable('late_payments').addColumn('resolution_note', 'text').execute();
+  await db.schema.alterTable('late_payments').addColumn('credited_fee_minor', 'bigint').execute();
+  await db.schema.createIndex('late_payments_merchant').on('late_payments').columns(['merchant_id', 'transaction_ref']).execute();
 }

@@ -1,8 +1,9 @@
-// Payouts (issue 5): one row per payout with its beneficiary, status, upstream reference and the
-// payout job's schedule and lease. The ledger's reservation (ledger_reservations) shares its ref.
+// The payouts' schema history: one row per payout with its beneficiary, status, upstream reference
+// and the job's schedule and lease. A shipped step is never edited; a change is a new step in src/migrations.ts.
 import type { Kysely } from 'kysely';
 
-export async function up(db: Kysely<any>): Promise<void> {
+/** Step of 0005_payouts (the whole of it); the ledger's reservation shares the payout's ref. */
+export async function createPayoutsTable(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('payouts')
     .addColumn('transaction_ref', 'text', (c) => c.primaryKey())
@@ -39,6 +40,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('payouts_status_updated').on('payouts').columns(['status', 'updated_at_ms']).execute();
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+/** The way back from 0005_payouts. */
+export async function dropPayoutsTable(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('payouts').execute();
 }

@@ -1,5 +1,5 @@
-// The double-entry ledger (accounts with cached balances, journal entries, postings, payout
-// reservations, pending lots) and the per-merchant fee and limit overrides.
+// The ledger's schema history: accounts with cached balances, journal entries, postings, payout
+// reservations, pending lots. A shipped step is never edited; a change is a new step in src/migrations.ts.
 import { sql, type Kysely } from 'kysely';
 
 /** Names of the merchant balances that may never be negative; the database enforces it too. */
@@ -89,35 +89,9 @@ async function createReservationsAndLots(db: Kysely<any>): Promise<void> {
     .execute();
 }
 
-async function createOverrides(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable('merchant_fees')
-    .addColumn('merchant_id', 'text', (c) => c.notNull().references('merchants.id'))
-    .addColumn('currency', 'text', (c) => c.notNull())
-    .addColumn('method', 'text', (c) => c.notNull())
-    .addColumn('direction', 'text', (c) => c.notNull())
-    .addColumn('bps', 'bigint', (c) => c.notNull())
-    .addColumn('fixed_minor', 'bigint', (c) => c.notNull())
-    .addColumn('updated_at_ms', 'bigint', (c) => c.notNull())
-    .addPrimaryKeyConstraint('merchant_fees_pk', ['merchant_id', 'currency', 'method', 'direction'])
-    .execute();
-
-  await db.schema
-    .createTable('merchant_limits')
-    .addColumn('merchant_id', 'text', (c) => c.notNull().references('merchants.id'))
-    .addColumn('currency', 'text', (c) => c.notNull())
-    .addColumn('method', 'text', (c) => c.notNull())
-    .addColumn('direction', 'text', (c) => c.notNull())
-    .addColumn('min_minor', 'bigint', (c) => c.notNull())
-    .addColumn('max_minor', 'bigint', (c) => c.notNull())
-    .addColumn('updated_at_ms', 'bigint', (c) => c.notNull())
-    .addPrimaryKeyConstraint('merchant_limits_pk', ['merchant_id', 'currency', 'method', 'direction'])
-    .execute();
-}
-
-export async function up(db: Kysely<any>): Promise<void> {
+/** Step of 0002_ledger, the first (the fee and limit overrides follow). */
+export async function createLedgerTables(db: Kysely<any>): Promise<void> {
   await createAccounts(db);
   await createJournal(db);
   await createReservationsAndLots(db);
-  await createOverrides(db);
 }

@@ -1,5 +1,5 @@
-// Row types of the ledger's tables (and of the per-merchant fee and limit overrides that live in the
-// same migration). Every integer column is bigint on both stores, so money never passes a float.
+// Row types of the ledger's tables: accounts, journal entries and postings, payout reservations and
+// pending lots. Every integer column is bigint on both stores, so money never passes a float.
 
 /** One account: a merchant balance, a merchant's credit-line counter-account, or a platform account. */
 export interface LedgerAccountsTable {
@@ -65,32 +65,10 @@ export interface LedgerPendingLotsTable {
   created_at_ms: bigint;
 }
 
-export interface MerchantFeesTable {
-  merchant_id: string;
-  currency: string;
-  method: string;
-  direction: 'payin' | 'payout';
-  bps: bigint;
-  fixed_minor: bigint;
-  updated_at_ms: bigint;
-}
-
-export interface MerchantLimitsTable {
-  merchant_id: string;
-  currency: string;
-  method: string;
-  direction: 'payin' | 'payout';
-  min_minor: bigint;
-  max_minor: bigint;
-  updated_at_ms: bigint;
-}
-
 export interface LedgerTables {
   ledger_accounts: LedgerAccountsTable;
   ledger_entries: LedgerEntriesTable;
   ledger_postings: LedgerPostingsTable;
   ledger_reservations: LedgerReservationsTable;
   ledger_pending_lots: LedgerPendingLotsTable;
-  merchant_fees: MerchantFeesTable;
-  merchant_limits: MerchantLimitsTable;
 }

@@ -1,5 +1,5 @@
-// The webhook outbox (events written in the same transaction as the state change they announce),
-// their delivery attempts, and the service's own signing keys.
+// The webhooks' schema history: the outbox's events, their delivery attempts and the service's own
+// signing keys. A shipped step is never edited; a change is a new step in src/migrations.ts.
 import type { Kysely } from 'kysely';
 
 async function createEvents(db: Kysely<any>): Promise<void> {
@@ -54,7 +54,8 @@ async function createServiceKeys(db: Kysely<any>): Promise<void> {
     .execute();
 }
 
-export async function up(db: Kysely<any>): Promise<void> {
+/** Step of 0004_webhooks (the whole of it). */
+export async function createWebhookTables(db: Kysely<any>): Promise<void> {
   await createEvents(db);
   await createAttempts(db);
   await createServiceKeys(db);

@@ -1,0 +1,23 @@
+// The schema's history: every module's migration steps under the names they shipped with, which each
+// database records in its kysely_migration table. Append new names; never rename, drop or edit one.
+import { createAuditLog, generaliseAuditLog } from './audit/audit-migrations.js';
+import { createFeeAndLimitOverrides } from './domain/fee-migrations.js';
+import { addLateResolutions, createPaymentTables } from './domain/payments/payment-migrations.js';
+import { createPayoutsTable, dropPayoutsTable } from './domain/payouts/payout-migrations.js';
+import { createUsdtRates } from './domain/rate-migrations.js';
+import { addSignaturePaths, createRateLimitWindows, createUsedSignatures } from './http/request-guard-migrations.js';
+import { createLedgerTables } from './ledger/ledger-migrations.js';
+import { createMerchantsAndKeys } from './merchants/merchant-migrations.js';
+import { migrationOf, type Migrations } from './store/migrator.js';
+import { createWebhookTables } from './webhooks/webhook-migrations.js';
+
+/** A migration shipped when one file held several modules' tables is now their steps, in the order they first ran. */
+export const MIGRATIONS: Migrations = {
+  '0001_foundation': migrationOf(createMerchantsAndKeys, createUsedSignatures, createUsdtRates, createAuditLog),
+  '0002_ledger': migrationOf(createLedgerTables, createFeeAndLimitOverrides),
+  '0003_payments': migrationOf(createPaymentTables),
+  '0004_webhooks': migrationOf(createWebhookTables),
+  '0005_payouts': { ...migrationOf(createPayoutsTable), down: dropPayoutsTable },
+  '0006_held_money_and_audit': migrationOf(generaliseAuditLog, addLateResolutions),
+  '0007_signature_paths_rate_windows': migrationOf(addSignaturePaths, createRateLimitWindows),
+};
