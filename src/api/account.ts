@@ -5,7 +5,8 @@ import { isoFromMs } from '../core/clock.js';
 import { toMajor } from '../core/money.js';
 import { ok } from '../http/envelope.js';
 import type { Services } from '../services.js';
-import { CurrencyBody, merchantOf, supportedCurrency } from './common.js';
+import { merchantOf } from './merchant-request.js';
+import { CurrencyBody } from './schemas/currency.js';
 import { Balance, UsdtRate } from './schemas/payout.js';
 import { errorResponse, MERCHANT_SECURITY, merchantErrors, SuccessEnvelope } from './schemas/responses.js';
 import { ref } from './schemas/shared.js';
@@ -25,7 +26,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
       },
     },
     async (request) => {
-      const currency = supportedCurrency(request.body.currency);
+      const { currency } = request.body;
       const b = await services.ledger.balances(merchantOf(request).id, currency);
       return ok({
         currency,
@@ -56,7 +57,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
       },
     },
     async (request) => {
-      const rate = await services.rates.get(supportedCurrency(request.body.currency));
+      const rate = await services.rates.get(request.body.currency);
       return ok({
         currency: rate.currency,
         deposit: microsToNumber(rate.depositMicros),

@@ -12,7 +12,7 @@ import { balanceView, JOURNAL_MAX_LIMIT, type JournalEntry } from '../ledger/que
 import type { OperatorResult } from '../ledger/service.js';
 import type { Services } from '../services.js';
 import { ADMIN_ACTOR } from './admin/auth.js';
-import { CurrencyField, supportedCurrency } from './common.js';
+import { CurrencyField } from './schemas/currency.js';
 import { Balance } from './schemas/payout.js';
 import { errorResponse, SuccessEnvelope } from './schemas/responses.js';
 import { ref } from './schemas/shared.js';
@@ -136,7 +136,7 @@ export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }
       },
     },
     async (request) => {
-      const currency = supportedCurrency(request.query.currency);
+      const { currency } = request.query;
       await services.merchants.get(request.params.id);
       return ok(balanceView(currency, await ledger.balances(request.params.id, currency)));
     },
@@ -164,8 +164,7 @@ export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }
     async (request) => {
       await services.merchants.get(request.params.id);
       const limit = Math.min(Number(request.query.limit ?? 50), JOURNAL_MAX_LIMIT);
-      const currency = request.query.currency === undefined ? undefined : supportedCurrency(request.query.currency);
-      const entries = await ledger.journal(request.params.id, { limit, before: request.query.before, currency });
+      const entries = await ledger.journal(request.params.id, { limit, before: request.query.before, currency: request.query.currency });
       return ok(journalView(entries, limit));
     },
   );
@@ -184,9 +183,9 @@ export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }
     },
     async (request) => {
       const { currency, amount, reason, action, idempotencyKey } = request.body;
-      const move = { merchantId: request.params.id, currency: supportedCurrency(currency), amountMinor: minorOf('amount', amount), reason, actor: ADMIN_ACTOR, ref: idempotencyKey };
+      const move = { merchantId: request.params.id, currency, amountMinor: minorOf('amount', amount), reason, actor: ADMIN_ACTOR, ref: idempotencyKey };
       const result = action === 'grant' ? await ledger.grantCredit(move) : await ledger.lowerCredit(move);
-      return ok(await posted(request.params.id, supportedCurrency(currency), result));
+      return ok(await posted(request.params.id, currency, result));
     },
   );
 
@@ -204,9 +203,9 @@ export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }
     },
     async (request) => {
       const { currency, amount, reason, action, idempotencyKey } = request.body;
-      const move = { merchantId: request.params.id, currency: supportedCurrency(currency), amountMinor: minorOf('amount', amount), reason, actor: ADMIN_ACTOR, ref: idempotencyKey };
+      const move = { merchantId: request.params.id, currency, amountMinor: minorOf('amount', amount), reason, actor: ADMIN_ACTOR, ref: idempotencyKey };
       const result = action === 'deposit' ? await ledger.moveToSecurity(move) : await ledger.releaseSecurity(move);
-      return ok(await posted(request.params.id, supportedCurrency(currency), result));
+      return ok(await posted(request.params.id, currency, result));
     },
   );
 
@@ -226,14 +225,14 @@ export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }
       const { currency, account, amount, reason, idempotencyKey } = request.body;
       const result = await ledger.adjust({
         merchantId: request.params.id,
-        currency: supportedCurrency(currency),
+        currency,
         account,
         amountMinor: minorOf('amount', amount),
         reason,
         actor: ADMIN_ACTOR,
         ref: idempotencyKey,
       });
-      return ok(await posted(request.params.id, supportedCurrency(currency), result));
+      return ok(await posted(request.params.id, currency, result));
     },
   );
 
@@ -258,7 +257,7 @@ export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }
     async (request) => {
       const { currency, method, direction, bps, fixed } = request.body;
       const fixedMinor = minorOf('fixed', fixed);
-      await fees.setFee({ merchantId: request.params.id, currency: supportedCurrency(currency), method, direction, bps: BigInt(bps), fixedMinor }, ADMIN_ACTOR);
+      await fees.setFee({ merchantId: request.params.id, currency, method, direction, bps: BigInt(bps), fixedMinor }, ADMIN_ACTOR);
       return ok({ currency, method, direction, bps, fixed: toMajor(fixedMinor) });
     },
   );
@@ -285,7 +284,7 @@ export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }
       const { currency, method, direction, min, max } = request.body;
       const minMinor = minorOf('min', min);
       const maxMinor = minorOf('max', max);
-      await fees.setLimits({ merchantId: request.params.id, currency: supportedCurrency(currency), method, direction, minMinor, maxMinor }, ADMIN_ACTOR);
+      await fees.setLimits({ merchantId: request.params.id, currency, method, direction, minMinor, maxMinor }, ADMIN_ACTOR);
       return ok({ currency, method, direction, min: toMajor(minMinor), max: toMajor(maxMinor) });
     },
   );

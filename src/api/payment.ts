@@ -13,7 +13,8 @@ import {
 } from '../domain/payments/rules.js';
 import { ok } from '../http/envelope.js';
 import type { Services } from '../services.js';
-import { CurrencyBody, CurrencyField, merchantOf } from './common.js';
+import { merchantOf } from './merchant-request.js';
+import { CurrencyBody, CurrencyField } from './schemas/currency.js';
 import { PayInMethod } from './schemas/enums.js';
 import { PaymentInitiateResult, PaymentMethods, PaymentRecord, PaymentRefundResult } from './schemas/payment.js';
 import { errorResponse, MERCHANT_SECURITY, merchantErrors, notFound, SuccessEnvelope } from './schemas/responses.js';

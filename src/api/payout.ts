@@ -14,7 +14,8 @@ import {
 import { ACCOUNT_MAX_LENGTH, BANK_CODE_MAX_LENGTH } from '../domain/payouts/rules.js';
 import { ok } from '../http/envelope.js';
 import type { Services } from '../services.js';
-import { CurrencyField, merchantOf } from './common.js';
+import { merchantOf } from './merchant-request.js';
+import { CurrencyField } from './schemas/currency.js';
 import { PayoutMethod } from './schemas/enums.js';
 import { PayoutInitiateResult, PayoutRecord } from './schemas/payout.js';
 import { errorResponse, MERCHANT_SECURITY, merchantErrors, notFound, SuccessEnvelope } from './schemas/responses.js';

@@ -4,7 +4,7 @@ import { Text } from '../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok } from '../http/envelope.js';
 import type { Services } from '../services.js';
-import { merchantOf } from './common.js';
+import { merchantOf } from './merchant-request.js';
 import { PaymentRecord } from './schemas/payment.js';
 import { MERCHANT_SECURITY, merchantErrors, notFound, SuccessEnvelope } from './schemas/responses.js';
 import { ref } from './schemas/shared.js';

@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok } from '../http/envelope.js';
 import type { Services } from '../services.js';
 import { MAX_EVENT_PAGE } from '../webhooks/service.js';
-import { merchantOf } from './common.js';
+import { merchantOf } from './merchant-request.js';
 import { WebhookDeliveryStatus } from './schemas/enums.js';
 import { errorResponse, MERCHANT_SECURITY, merchantErrors, SuccessEnvelope } from './schemas/responses.js';
 import { ref } from './schemas/shared.js';

@@ -11,7 +11,6 @@ import { RateSetting } from '../schemas/admin.js';
 import { SuccessEnvelope } from '../schemas/responses.js';
 import { ref, StringEnum } from '../schemas/shared.js';
 import type { Services } from '../../services.js';
-import { supportedCurrency } from '../common.js';
 import { ADMIN_ACTOR } from './auth.js';
 
 export const rateView = (rate: UsdtRate) => ({
@@ -48,7 +47,7 @@ export const adminRateRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
       },
     },
     async (request) => {
-      const currency = supportedCurrency(request.params.currency);
+      const { currency } = request.params;
       const micros = parseRateMicros(request.body.reference);
       if (micros === null) {
         throw new AppError('VALIDATION_FAILED', 'reference must be a positive decimal with at most 6 decimals.', [
