@@ -28,14 +28,27 @@ export async function buildApp(services: Services): Promise<AppHandle> {
   const limiter = createRateLimiter(config.rateLimitStore, services.store, clock);
   const auth = { merchants: services.merchants, clock, replay, limiter, windowSeconds: config.signatureWindowSeconds };
 
+  const { merchants, rates, ledger, fees, webhooks, channels, payments, payouts } = services;
   await registerSignedScope(app, '/v1/api', auth, async (scope) => {
-    await scope.register(merchantRoutes, { services });
+    await scope.register(merchantRoutes, { ledger, rates, payments, payouts, webhooks });
   });
-  await app.register(adminRoutes, { prefix: '/admin', services });
-  await app.register(callbackRoutes, { channels: services.channels, payments: services.payments, payouts: services.payouts });
-  await app.register(publicKeyRoutes, { services });
-  await app.register(checkoutRoutes, { source: services.payments, publicBaseUrl: config.publicBaseUrl, clock });
-  await app.register(opsRoutes, { services, metrics: http.metrics, isClosing: http.isClosing });
+  await app.register(adminRoutes, {
+    prefix: '/admin',
+    adminToken: services.adminToken,
+    merchants,
+    webhookConfig: config.webhooks,
+    rates,
+    webhooks,
+    ledger,
+    fees,
+    payouts,
+    held: payments.held,
+    db: services.store.db,
+  });
+  await app.register(callbackRoutes, { channels, payments, payouts });
+  await app.register(publicKeyRoutes, { webhooks });
+  await app.register(checkoutRoutes, { source: payments, publicBaseUrl: config.publicBaseUrl, clock });
+  await app.register(opsRoutes, { store: services.store, metrics: http.metrics, isClosing: http.isClosing });
 
   return {
     app,

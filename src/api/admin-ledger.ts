@@ -9,8 +9,9 @@ import { toMajor, toMinor, type Currency, type Minor } from '../core/money.js';
 import { ok } from '../http/envelope.js';
 import { ADJUSTABLE_KINDS } from '../ledger/operator.js';
 import { balanceView, JOURNAL_MAX_LIMIT, type JournalEntry } from '../ledger/queries.js';
-import type { OperatorResult } from '../ledger/service.js';
-import type { Services } from '../services.js';
+import type { LedgerService, OperatorResult } from '../ledger/service.js';
+import type { FeeService } from '../domain/fees.js';
+import type { MerchantService } from '../domain/merchants.js';
 import { ADMIN_ACTOR } from './admin/auth.js';
 import { CurrencyField } from './schemas/currency.js';
 import { Balance } from './schemas/payout.js';
@@ -114,9 +115,14 @@ function journalView(entries: JournalEntry[], limit: number): Static<typeof Jour
   };
 }
 
-export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { ledger, fees } = services;
+export interface AdminLedgerRouteOptions {
+  readonly ledger: LedgerService;
+  readonly fees: Pick<FeeService, 'setFee' | 'setLimits'>;
+  /** Only to answer NOT_FOUND for an unknown merchant before reading its books. */
+  readonly merchants: Pick<MerchantService, 'get'>;
+}
 
+export const adminLedgerRoutes: FastifyPluginAsyncTypebox<AdminLedgerRouteOptions> = async (app, { ledger, fees, merchants }) => {
   const posted = async (merchantId: string, currency: Currency, result: OperatorResult) => ({
     entryId: result.entryId,
     replayed: result.replayed,
@@ -137,7 +143,7 @@ export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }
     },
     async (request) => {
       const { currency } = request.query;
-      await services.merchants.get(request.params.id);
+      await merchants.get(request.params.id);
       return ok(balanceView(currency, await ledger.balances(request.params.id, currency)));
     },
   );
@@ -162,7 +168,7 @@ export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }
       },
     },
     async (request) => {
-      await services.merchants.get(request.params.id);
+      await merchants.get(request.params.id);
       const limit = Math.min(Number(request.query.limit ?? 50), JOURNAL_MAX_LIMIT);
       const entries = await ledger.journal(request.params.id, { limit, before: request.query.before, currency: request.query.currency });
       return ok(journalView(entries, limit));

@@ -11,8 +11,8 @@ import {
   PHONE_PATTERN,
   URL_MAX_LENGTH,
 } from '../domain/payments/rules.js';
+import type { PaymentService } from '../domain/payments/service.js';
 import { ok } from '../http/envelope.js';
-import type { Services } from '../services.js';
 import { merchantOf } from './merchant-request.js';
 import { CurrencyBody, CurrencyField } from './schemas/currency.js';
 import { PayInMethod } from './schemas/enums.js';
@@ -48,9 +48,11 @@ const StatusBody = Type.Object(
 
 const RefundBody = Type.Object({ transactionRef: TransactionRef }, { additionalProperties: false });
 
-export const paymentRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { payments } = services;
+export interface PaymentRouteOptions {
+  readonly payments: Pick<PaymentService, 'initiate' | 'status' | 'refund' | 'methods'>;
+}
 
+export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = async (app, { payments }) => {
   app.post(
     '/payment/initiate',
     {

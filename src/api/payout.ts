@@ -12,8 +12,8 @@ import {
   URL_MAX_LENGTH,
 } from '../domain/payments/rules.js';
 import { ACCOUNT_MAX_LENGTH, BANK_CODE_MAX_LENGTH } from '../domain/payouts/rules.js';
+import type { PayoutService } from '../domain/payouts/service.js';
 import { ok } from '../http/envelope.js';
-import type { Services } from '../services.js';
 import { merchantOf } from './merchant-request.js';
 import { CurrencyField } from './schemas/currency.js';
 import { PayoutMethod } from './schemas/enums.js';
@@ -62,9 +62,11 @@ const StatusBody = Type.Object(
   { additionalProperties: false, description: 'Exactly one of transactionRef and merchantRef.' },
 );
 
-export const payoutRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { payouts } = services;
+export interface PayoutRouteOptions {
+  readonly payouts: Pick<PayoutService, 'initiate' | 'status'>;
+}
 
+export const payoutRoutes: FastifyPluginAsyncTypebox<PayoutRouteOptions> = async (app, { payouts }) => {
   app.post(
     '/payout/initiate',
     {

@@ -93,7 +93,7 @@ describe('admin ledger API', () => {
       void reply.code(appError.status).send(errorBody(appError));
     });
     registerSharedSchemas(fastify);
-    await fastify.register(adminLedgerRoutes, { prefix: '/admin', services });
+    await fastify.register(adminLedgerRoutes, { prefix: '/admin', ledger: services.ledger, fees: services.fees, merchants: services.merchants });
     app = fastify as unknown as FastifyInstance;
   });
   afterEach(async () => app.close());
