@@ -17,18 +17,18 @@ import type { Services } from './services.js';
 export type { AppHandle } from './http/app.js';
 
 export async function buildApp(services: Services): Promise<AppHandle> {
-  const { config, clock } = services;
-  const http = createHttpApp({ logLevel: config.logLevel, bodyLimitBytes: config.bodyLimitBytes });
+  const { config, clock, store, merchants, rates, ledger, fees, webhooks, channels, payments, payouts } = services;
+  const settings = config.http;
+  const http = createHttpApp({ logLevel: settings.logLevel, bodyLimitBytes: settings.bodyLimitBytes });
   const { app } = http;
 
   await registerOpenApi(app, config.publicBaseUrl);
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
-  const replay = new ReplayGuard(services.store.db, clock, config.replayTtlSeconds * 1000, config.signatureWindowSeconds);
-  const limiter = createRateLimiter(config.rateLimitStore, services.store, clock);
-  const auth = { merchants: services.merchants, clock, replay, limiter, windowSeconds: config.signatureWindowSeconds };
+  const replay = new ReplayGuard(store.db, clock, settings.replayTtlSeconds * 1000, settings.signatureWindowSeconds);
+  const limiter = createRateLimiter(settings.rateLimitStore, store, clock);
+  const auth = { merchants, clock, replay, limiter, windowSeconds: settings.signatureWindowSeconds };
 
-  const { merchants, rates, ledger, fees, webhooks, channels, payments, payouts } = services;
   await registerSignedScope(app, '/v1/api', auth, async (scope) => {
     await scope.register(merchantRoutes, { ledger, rates, payments, payouts, webhooks });
   });
@@ -43,12 +43,12 @@ export async function buildApp(services: Services): Promise<AppHandle> {
     fees,
     payouts,
     held: payments.held,
-    db: services.store.db,
+    db: store.db,
   });
   await app.register(callbackRoutes, { channels, payments, payouts });
   await app.register(publicKeyRoutes, { webhooks });
   await app.register(checkoutRoutes, { source: payments, publicBaseUrl: config.publicBaseUrl, clock });
-  await app.register(opsRoutes, { store: services.store, metrics: http.metrics, isClosing: http.isClosing });
+  await app.register(opsRoutes, { store, metrics: http.metrics, isClosing: http.isClosing });
 
   return {
     app,
