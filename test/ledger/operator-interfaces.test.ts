@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { registerSharedSchemas } from '../../src/api/schemas/index.js';
-import { adminLedgerRoutes } from '../../src/api/admin-ledger.js';
+import { adminLedgerRoutes } from '../../src/api/admin/ledger.js';
 import { ledgerCommands } from '../../src/cli/ledger-commands.js';
 import type { CliOutput, ParsedArgs } from '../../src/cli/types.js';
 import { FeeService } from '../../src/domain/fees.js';

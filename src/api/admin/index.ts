@@ -5,7 +5,7 @@ import { requireAdmin } from './auth.js';
 import { adminMerchantRoutes, type AdminMerchantRouteOptions } from './merchants.js';
 import { adminRateRoutes, type AdminRateRouteOptions } from './rates.js';
 import { adminWebhookRoutes, type AdminWebhookRouteOptions } from './webhooks.js';
-import { adminLedgerRoutes, type AdminLedgerRouteOptions } from '../admin-ledger.js';
+import { adminLedgerRoutes, type AdminLedgerRouteOptions } from './ledger.js';
 import { adminPayoutRoutes, type AdminPayoutRouteOptions } from './payouts.js';
 import { adminHeldMoneyRoutes, type AdminHeldMoneyRouteOptions } from './held-money.js';
 import { adminAuditRoutes, type AdminAuditRouteOptions } from './audit.js';

@@ -1,22 +1,22 @@
 // Operator API for money: balances, journal, credit lines, security deposits, adjustments, fees,
 // limits, the verifier and the settlement job. Thin: every rule lives in the ledger and fee services.
 import { Type, type Static } from '@sinclair/typebox';
-import { Text } from '../http/text.js';
+import { Text } from '../../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { isoFromMs } from '../core/clock.js';
-import { validationError } from '../core/errors.js';
-import { toMajor, toMinor, type Currency, type Minor } from '../core/money.js';
-import { ok } from '../http/envelope.js';
-import { ADJUSTABLE_KINDS } from '../ledger/operator.js';
-import { balanceView, JOURNAL_MAX_LIMIT, type JournalEntry } from '../ledger/queries.js';
-import type { LedgerService, OperatorResult } from '../ledger/service.js';
-import type { FeeService } from '../domain/fees.js';
-import type { MerchantService } from '../domain/merchants.js';
-import { ADMIN_ACTOR } from './admin/auth.js';
-import { CurrencyField } from './schemas/currency.js';
-import { Balance } from './schemas/payout.js';
-import { errorResponse, SuccessEnvelope } from './schemas/responses.js';
-import { ref } from './schemas/shared.js';
+import { isoFromMs } from '../../core/clock.js';
+import { validationError } from '../../core/errors.js';
+import { toMajor, toMinor, type Currency, type Minor } from '../../core/money.js';
+import { ok } from '../../http/envelope.js';
+import { ADJUSTABLE_KINDS } from '../../ledger/operator.js';
+import { balanceView, JOURNAL_MAX_LIMIT, type JournalEntry } from '../../ledger/queries.js';
+import type { LedgerService, OperatorResult } from '../../ledger/service.js';
+import type { FeeService } from '../../domain/fees.js';
+import type { MerchantService } from '../../domain/merchants.js';
+import { ADMIN_ACTOR } from './auth.js';
+import { CurrencyField } from '../schemas/currency.js';
+import { Balance } from '../schemas/payout.js';
+import { errorResponse, SuccessEnvelope } from '../schemas/responses.js';
+import { ref } from '../schemas/shared.js';
 
 const Amount = Type.Number({ exclusiveMinimum: 0, description: 'Major units, at most 2 decimals', examples: [1500.5] });
 const Reason = Text({ minLength: 1, maxLength: 500, description: 'Why; kept in the journal and the audit log' });
