@@ -10,12 +10,21 @@ import type { RateLimitStore } from './http/rate-limit.js';
 
 export type Role = 'all' | 'api' | 'worker';
 
+/** The HTTP surface's own section: logging, request size, signature checks and request counting. */
+export interface HttpConfig {
+  readonly logLevel: string;
+  readonly bodyLimitBytes: number;
+  readonly signatureWindowSeconds: number;
+  readonly replayTtlSeconds: number;
+  /** Where requests are counted: this process's memory, or the database all API processes share. */
+  readonly rateLimitStore: RateLimitStore;
+}
+
 export interface Config {
   readonly host: string;
   readonly port: number;
   readonly publicBaseUrl: string;
   readonly role: Role;
-  readonly logLevel: string;
   readonly dataDir: string;
   /** postgres://... selects PostgreSQL; empty means the embedded SQLite file under dataDir. */
   readonly databaseUrl: string | null;
@@ -27,12 +36,7 @@ export interface Config {
   /** base64 of 32 bytes; encrypts HMAC and webhook secrets at rest. Generated into dataDir when not given. */
   readonly secretKey: string | null;
   readonly seedSandboxMerchant: boolean;
-  readonly bodyLimitBytes: number;
-  readonly signatureWindowSeconds: number;
-  readonly replayTtlSeconds: number;
   readonly defaultRateLimitPerSecond: number;
-  /** Where requests are counted: this process's memory, or the database all API processes share. */
-  readonly rateLimitStore: RateLimitStore;
   /** How long a merchant/key lookup may be served from memory before it is re-read. */
   readonly credentialCacheMs: number;
   /** How long shutdown answers new requests with 503 before it stops listening (SIGTERM only). */
@@ -46,6 +50,7 @@ export interface Config {
   readonly simulator: SimulatorConfig;
   /** Webhook delivery: SSRF allow-list and whether plain http is allowed. */
   readonly webhooks: WebhookConfig;
+  readonly http: HttpConfig;
 }
 
 /** Default: shared counters on PostgreSQL (where several API processes are the norm), memory on SQLite. */
@@ -90,7 +95,6 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
     role: role(env.ROLE),
-    logLevel: env.LOG_LEVEL || 'info',
     dataDir,
     databaseUrl,
     databaseSchema: schema,
@@ -98,11 +102,7 @@ export function loadConfig(env: Env = process.env): Config {
     adminToken: env.ADMIN_TOKEN || null,
     secretKey: env.SECRET_KEY || null,
     seedSandboxMerchant: bool(env, 'SEED_SANDBOX_MERCHANT', true),
-    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 1024 * 1024),
-    signatureWindowSeconds: int(env, 'SIGNATURE_WINDOW_SECONDS', 300, 1, 3600),
-    replayTtlSeconds: int(env, 'REPLAY_TTL_SECONDS', 600, 60, 86400),
     defaultRateLimitPerSecond: int(env, 'RATE_LIMIT_PER_SECOND', 50, 1, 1_000_000),
-    rateLimitStore: rateLimitStore(env.RATE_LIMIT_STORE, databaseUrl),
     credentialCacheMs: int(env, 'CREDENTIAL_CACHE_MS', 2000, 0, 60_000),
     shutdownDrainMs: int(env, 'SHUTDOWN_DRAIN_MS', 5000, 0, 120_000),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 120_000),
@@ -110,5 +110,12 @@ export function loadConfig(env: Env = process.env): Config {
     upstreamConcurrency: int(env, 'UPSTREAM_CONCURRENCY', DEFAULT_JOB_CONCURRENCY, 1, 1000),
     simulator: withinLease(simulatorConfigFromEnv(env)),
     webhooks: webhookConfigFromEnv(env),
+    http: {
+      logLevel: env.LOG_LEVEL || 'info',
+      bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 1024 * 1024),
+      signatureWindowSeconds: int(env, 'SIGNATURE_WINDOW_SECONDS', 300, 1, 3600),
+      replayTtlSeconds: int(env, 'REPLAY_TTL_SECONDS', 600, 60, 86400),
+      rateLimitStore: rateLimitStore(env.RATE_LIMIT_STORE, databaseUrl),
+    },
   };
 }

@@ -17,25 +17,38 @@ import type { Services } from './services.js';
 export type { AppHandle } from './http/app.js';
 
 export async function buildApp(services: Services): Promise<AppHandle> {
-  const { config, clock } = services;
-  const http = createHttpApp({ logLevel: config.logLevel, bodyLimitBytes: config.bodyLimitBytes });
+  const { config, clock, store, merchants, rates, ledger, fees, webhooks, channels, payments, payouts } = services;
+  const settings = config.http;
+  const http = createHttpApp({ logLevel: settings.logLevel, bodyLimitBytes: settings.bodyLimitBytes });
   const { app } = http;
 
   await registerOpenApi(app, config.publicBaseUrl);
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
-  const replay = new ReplayGuard(services.store.db, clock, config.replayTtlSeconds * 1000, config.signatureWindowSeconds);
-  const limiter = createRateLimiter(config.rateLimitStore, services.store, clock);
-  const auth = { merchants: services.merchants, clock, replay, limiter, windowSeconds: config.signatureWindowSeconds };
+  const replay = new ReplayGuard(store.db, clock, settings.replayTtlSeconds * 1000, settings.signatureWindowSeconds);
+  const limiter = createRateLimiter(settings.rateLimitStore, store, clock);
+  const auth = { merchants, clock, replay, limiter, windowSeconds: settings.signatureWindowSeconds };
 
   await registerSignedScope(app, '/v1/api', auth, async (scope) => {
-    await scope.register(merchantRoutes, { services });
+    await scope.register(merchantRoutes, { ledger, rates, payments, payouts, webhooks });
   });
-  await app.register(adminRoutes, { prefix: '/admin', services });
-  await app.register(callbackRoutes, { channels: services.channels, payments: services.payments, payouts: services.payouts });
-  await app.register(publicKeyRoutes, { services });
-  await app.register(checkoutRoutes, { source: services.payments, publicBaseUrl: config.publicBaseUrl, clock });
-  await app.register(opsRoutes, { services, metrics: http.metrics, isClosing: http.isClosing });
+  await app.register(adminRoutes, {
+    prefix: '/admin',
+    adminToken: services.adminToken,
+    merchants,
+    webhookConfig: config.webhooks,
+    rates,
+    webhooks,
+    ledger,
+    fees,
+    payouts,
+    held: payments.held,
+    db: store.db,
+  });
+  await app.register(callbackRoutes, { channels, payments, payouts });
+  await app.register(publicKeyRoutes, { webhooks });
+  await app.register(checkoutRoutes, { source: payments, publicBaseUrl: config.publicBaseUrl, clock });
+  await app.register(opsRoutes, { store, metrics: http.metrics, isClosing: http.isClosing });
 
   return {
     app,

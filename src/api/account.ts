@@ -1,16 +1,22 @@
 // account/balance and account/usdt/rate.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { microsToNumber } from '../domain/rates.js';
+import { microsToNumber, type RateService } from '../domain/rates.js';
 import { isoFromMs } from '../core/clock.js';
 import { toMajor } from '../core/money.js';
 import { ok } from '../http/envelope.js';
-import type { Services } from '../services.js';
-import { CurrencyBody, merchantOf, supportedCurrency } from './common.js';
+import type { LedgerService } from '../ledger/service.js';
+import { merchantOf } from './merchant-request.js';
+import { CurrencyBody } from './schemas/currency.js';
 import { Balance, UsdtRate } from './schemas/payout.js';
 import { errorResponse, MERCHANT_SECURITY, merchantErrors, SuccessEnvelope } from './schemas/responses.js';
 import { ref } from './schemas/shared.js';
 
-export const accountRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export interface AccountRouteOptions {
+  readonly ledger: Pick<LedgerService, 'balances'>;
+  readonly rates: Pick<RateService, 'get'>;
+}
+
+export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = async (app, { ledger, rates }) => {
   app.post(
     '/account/balance',
     {
@@ -25,8 +31,8 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
       },
     },
     async (request) => {
-      const currency = supportedCurrency(request.body.currency);
-      const b = await services.ledger.balances(merchantOf(request).id, currency);
+      const { currency } = request.body;
+      const b = await ledger.balances(merchantOf(request).id, currency);
       return ok({
         currency,
         available: toMajor(b.available),
@@ -56,7 +62,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
       },
     },
     async (request) => {
-      const rate = await services.rates.get(supportedCurrency(request.body.currency));
+      const rate = await rates.get(request.body.currency);
       return ok({
         currency: rate.currency,
         deposit: microsToNumber(rate.depositMicros),

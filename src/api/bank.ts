@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { publicBanksFor, type PublicBankEntry } from '../domain/banks/index.js';
 import { ok } from '../http/envelope.js';
 import type { Currency } from '../core/money.js';
-import { CurrencyBody, supportedCurrency } from './common.js';
+import { CurrencyBody } from './schemas/currency.js';
 import { BankEntry } from './schemas/payout.js';
 import { MERCHANT_SECURITY, merchantErrors, SuccessEnvelope } from './schemas/responses.js';
 import { ref } from './schemas/shared.js';
@@ -40,7 +40,7 @@ export const bankRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const body = serializedBanks(supportedCurrency(request.body.currency));
+      const body = serializedBanks(request.body.currency);
       // A string is sent as it is: the response schema above documents it, the cache already matches it.
       return (reply as unknown as FastifyReply).type('application/json; charset=utf-8').send(body);
     },

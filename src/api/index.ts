@@ -1,18 +1,20 @@
 // Every signed merchant route, registered under /v1/api behind the signature check.
 import type { FastifyPluginAsync } from 'fastify';
-import type { Services } from '../services.js';
-import { accountRoutes } from './account.js';
+import { accountRoutes, type AccountRouteOptions } from './account.js';
 import { bankRoutes } from './bank.js';
-import { paymentRoutes } from './payment.js';
-import { payoutRoutes } from './payout.js';
-import { sandboxRoutes } from './sandbox.js';
-import { merchantWebhookRoutes } from './webhook.js';
+import { paymentRoutes, type PaymentRouteOptions } from './payment.js';
+import { payoutRoutes, type PayoutRouteOptions } from './payout.js';
+import { sandboxRoutes, type SandboxRouteOptions } from './sandbox.js';
+import { merchantWebhookRoutes, type MerchantWebhookRouteOptions } from './webhook.js';
 
-export const merchantRoutes: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
-  await app.register(accountRoutes, { services });
+/** What the merchant routes use, all together. */
+export type MerchantRouteOptions = AccountRouteOptions & PaymentRouteOptions & PayoutRouteOptions & SandboxRouteOptions & MerchantWebhookRouteOptions;
+
+export const merchantRoutes: FastifyPluginAsync<MerchantRouteOptions> = async (app, { ledger, rates, payments, payouts, webhooks }) => {
+  await app.register(accountRoutes, { ledger, rates });
   await app.register(bankRoutes);
-  await app.register(paymentRoutes, { services });
-  await app.register(payoutRoutes, { services });
-  await app.register(sandboxRoutes, { services });
-  await app.register(merchantWebhookRoutes, { services });
+  await app.register(paymentRoutes, { payments });
+  await app.register(payoutRoutes, { payouts });
+  await app.register(sandboxRoutes, { payments });
+  await app.register(merchantWebhookRoutes, { webhooks });
 };

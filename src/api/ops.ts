@@ -2,17 +2,18 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Metrics } from '../http/metrics.js';
-import type { Services } from '../services.js';
+import type { Store } from '../store/db.js';
 
 interface OpsOptions {
-  readonly services: Services;
+  /** Readiness asks the database and names which store answers. */
+  readonly store: Pick<Store, 'ping' | 'kind'>;
   readonly metrics: Metrics;
   readonly isClosing: () => boolean;
 }
 
 const Readiness = Type.Object({ status: Type.String({ examples: ['ready'] }), store: Type.String({ examples: ['sqlite'] }) });
 
-export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (app, { services, metrics, isClosing }) => {
+export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (app, { store, metrics, isClosing }) => {
   app.get(
     '/healthz',
     {
@@ -36,8 +37,8 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (app, { services,
     },
   };
   app.get('/readyz', { schema: readyz }, async (_request, reply) => {
-    const ready = !isClosing() && (await services.store.ping());
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', store: services.store.kind });
+    const ready = !isClosing() && (await store.ping());
+    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', store: store.kind });
   });
 
   const metricsSchema = {

@@ -5,24 +5,22 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   EMAIL_MAX_LENGTH,
   EMAIL_PATTERN,
-  MERCHANT_REF_PATTERN,
   NAME_MAX_LENGTH,
   NAME_PATTERN,
   PHONE_PATTERN,
   URL_MAX_LENGTH,
 } from '../domain/payments/rules.js';
+import type { PaymentService } from '../domain/payments/service.js';
 import { ok } from '../http/envelope.js';
-import type { Services } from '../services.js';
-import { CurrencyBody, CurrencyField, merchantOf } from './common.js';
+import { merchantOf } from './merchant-request.js';
+import { CurrencyBody, CurrencyField } from './schemas/currency.js';
 import { PayInMethod } from './schemas/enums.js';
 import { PaymentInitiateResult, PaymentMethods, PaymentRecord, PaymentRefundResult } from './schemas/payment.js';
+import { merchantRefField, statusBody, TransactionRef } from './schemas/references.js';
 import { errorResponse, MERCHANT_SECURITY, merchantErrors, notFound, SuccessEnvelope } from './schemas/responses.js';
 import { ref } from './schemas/shared.js';
 
-const EXAMPLE_REF = '0193a8f2-7c1e-7d3a-9b5e-2f4c6d8e0a1b';
-
-const MerchantRef = Text({ pattern: MERCHANT_REF_PATTERN, description: "Your own reference: 1 to 64 of A-Z a-z 0-9 _ -. Unique among your payments.", examples: ['order-10023'] });
-const TransactionRef = Text({ minLength: 1, maxLength: 64, description: 'The reference the service assigned (UUID v7).', examples: [EXAMPLE_REF] });
+const MerchantRef = merchantRefField('payments', 'order-10023');
 const Url = (description: string) => Text({ minLength: 1, maxLength: URL_MAX_LENGTH, description });
 
 const InitiateBody = Type.Object(
@@ -40,16 +38,15 @@ const InitiateBody = Type.Object(
   { additionalProperties: false },
 );
 
-const StatusBody = Type.Object(
-  { transactionRef: Type.Optional(TransactionRef), merchantRef: Type.Optional(MerchantRef) },
-  { additionalProperties: false, description: 'Exactly one of transactionRef and merchantRef.' },
-);
+const StatusBody = statusBody(MerchantRef);
 
 const RefundBody = Type.Object({ transactionRef: TransactionRef }, { additionalProperties: false });
 
-export const paymentRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { payments } = services;
+export interface PaymentRouteOptions {
+  readonly payments: Pick<PaymentService, 'initiate' | 'status' | 'refund' | 'methods'>;
+}
 
+export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = async (app, { payments }) => {
   app.post(
     '/payment/initiate',
     {

@@ -5,25 +5,23 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   EMAIL_MAX_LENGTH,
   EMAIL_PATTERN,
-  MERCHANT_REF_PATTERN,
   NAME_MAX_LENGTH,
   NAME_PATTERN,
   PHONE_PATTERN,
   URL_MAX_LENGTH,
 } from '../domain/payments/rules.js';
 import { ACCOUNT_MAX_LENGTH, BANK_CODE_MAX_LENGTH } from '../domain/payouts/rules.js';
+import type { PayoutService } from '../domain/payouts/service.js';
 import { ok } from '../http/envelope.js';
-import type { Services } from '../services.js';
-import { CurrencyField, merchantOf } from './common.js';
+import { merchantOf } from './merchant-request.js';
+import { CurrencyField } from './schemas/currency.js';
 import { PayoutMethod } from './schemas/enums.js';
 import { PayoutInitiateResult, PayoutRecord } from './schemas/payout.js';
+import { merchantRefField, statusBody } from './schemas/references.js';
 import { errorResponse, MERCHANT_SECURITY, merchantErrors, notFound, SuccessEnvelope } from './schemas/responses.js';
 import { ref } from './schemas/shared.js';
 
-const EXAMPLE_REF = '0193a8f2-7c1e-7d3a-9b5e-2f4c6d8e0a1b';
-
-const MerchantRef = Text({ pattern: MERCHANT_REF_PATTERN, description: 'Your own reference: 1 to 64 of A-Z a-z 0-9 _ -. Unique among your payouts.', examples: ['wd-10023'] });
-const TransactionRef = Text({ minLength: 1, maxLength: 64, description: 'The reference the service assigned (UUID v7).', examples: [EXAMPLE_REF] });
+const MerchantRef = merchantRefField('payouts', 'wd-10023');
 
 const InitiateBody = Type.Object(
   {
@@ -56,14 +54,13 @@ const InitiateBody = Type.Object(
   { additionalProperties: false },
 );
 
-const StatusBody = Type.Object(
-  { transactionRef: Type.Optional(TransactionRef), merchantRef: Type.Optional(MerchantRef) },
-  { additionalProperties: false, description: 'Exactly one of transactionRef and merchantRef.' },
-);
+const StatusBody = statusBody(MerchantRef);
 
-export const payoutRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { payouts } = services;
+export interface PayoutRouteOptions {
+  readonly payouts: Pick<PayoutService, 'initiate' | 'status'>;
+}
 
+export const payoutRoutes: FastifyPluginAsyncTypebox<PayoutRouteOptions> = async (app, { payouts }) => {
   app.post(
     '/payout/initiate',
     {

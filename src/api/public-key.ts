@@ -2,12 +2,16 @@
 // Unsigned on purpose: anyone may fetch it, and it only lets them verify.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok } from '../http/envelope.js';
-import type { Services } from '../services.js';
 import { SuccessEnvelope } from './schemas/responses.js';
 import { ref } from './schemas/shared.js';
 import { PublicKey } from './schemas/webhook.js';
+import type { WebhookService } from '../webhooks/service.js';
 
-export const publicKeyRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export interface PublicKeyRouteOptions {
+  readonly webhooks: Pick<WebhookService, 'servicePublicKeyPem'>;
+}
+
+export const publicKeyRoutes: FastifyPluginAsyncTypebox<PublicKeyRouteOptions> = async (app, { webhooks }) => {
   app.get(
     '/v1/public-key',
     {
@@ -18,6 +22,6 @@ export const publicKeyRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
         response: { 200: SuccessEnvelope(ref(PublicKey), 'The public key; no signature needed to fetch it.') },
       },
     },
-    async () => ok({ algorithm: 'RSA-SHA512' as const, publicKeyPem: services.webhooks.servicePublicKeyPem() }),
+    async () => ok({ algorithm: 'RSA-SHA512' as const, publicKeyPem: webhooks.servicePublicKeyPem() }),
   );
 };

@@ -2,9 +2,9 @@
 import { Type } from '@sinclair/typebox';
 import { Text } from '../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { PaymentService } from '../domain/payments/service.js';
 import { ok } from '../http/envelope.js';
-import type { Services } from '../services.js';
-import { merchantOf } from './common.js';
+import { merchantOf } from './merchant-request.js';
 import { PaymentRecord } from './schemas/payment.js';
 import { MERCHANT_SECURITY, merchantErrors, notFound, SuccessEnvelope } from './schemas/responses.js';
 import { ref } from './schemas/shared.js';
@@ -17,7 +17,11 @@ const CompleteBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const sandboxRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export interface SandboxRouteOptions {
+  readonly payments: Pick<PaymentService, 'sandboxComplete'>;
+}
+
+export const sandboxRoutes: FastifyPluginAsyncTypebox<SandboxRouteOptions> = async (app, { payments }) => {
   app.post(
     '/sandbox/payment/complete',
     {
@@ -35,6 +39,6 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
         response: { 200: SuccessEnvelope(ref(PaymentRecord), 'The payment record after the outcome.'), ...merchantErrors, 404: notFound('payment') },
       },
     },
-    async (request) => ok(await services.payments.sandboxComplete(merchantOf(request), request.body.transactionRef, request.body.outcome)),
+    async (request) => ok(await payments.sandboxComplete(merchantOf(request), request.body.transactionRef, request.body.outcome)),
   );
 };

@@ -4,9 +4,8 @@ import { Type } from '@sinclair/typebox';
 import { Text } from '../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok } from '../http/envelope.js';
-import type { Services } from '../services.js';
-import { MAX_EVENT_PAGE } from '../webhooks/service.js';
-import { merchantOf } from './common.js';
+import { MAX_EVENT_PAGE, type WebhookService } from '../webhooks/service.js';
+import { merchantOf } from './merchant-request.js';
 import { WebhookDeliveryStatus } from './schemas/enums.js';
 import { errorResponse, MERCHANT_SECURITY, merchantErrors, SuccessEnvelope } from './schemas/responses.js';
 import { ref } from './schemas/shared.js';
@@ -25,7 +24,11 @@ const EventBody = Type.Object({ eventId: EventIdField }, { additionalProperties:
 
 const NO_EVENT = errorResponse('NOT_FOUND: no such event for this merchant.');
 
-export const merchantWebhookRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export interface MerchantWebhookRouteOptions {
+  readonly webhooks: Pick<WebhookService, 'listEvents' | 'getEvent' | 'resend'>;
+}
+
+export const merchantWebhookRoutes: FastifyPluginAsyncTypebox<MerchantWebhookRouteOptions> = async (app, { webhooks }) => {
   app.post(
     '/webhook/events',
     {
@@ -39,7 +42,7 @@ export const merchantWebhookRoutes: FastifyPluginAsyncTypebox<{ services: Servic
         response: { 200: SuccessEnvelope(ref(WebhookEventPage), 'One page of events, newest first.'), ...merchantErrors },
       },
     },
-    async (request) => ok(await services.webhooks.listEvents(merchantOf(request).id, request.body)),
+    async (request) => ok(await webhooks.listEvents(merchantOf(request).id, request.body)),
   );
 
   app.post(
@@ -55,7 +58,7 @@ export const merchantWebhookRoutes: FastifyPluginAsyncTypebox<{ services: Servic
         response: { 200: SuccessEnvelope(ref(WebhookEventDetail), 'The event, its body as sent and its attempts.'), ...merchantErrors, 404: NO_EVENT },
       },
     },
-    async (request) => ok(await services.webhooks.getEvent(request.body.eventId, merchantOf(request).id)),
+    async (request) => ok(await webhooks.getEvent(request.body.eventId, merchantOf(request).id)),
   );
 
   app.post(
@@ -76,6 +79,6 @@ export const merchantWebhookRoutes: FastifyPluginAsyncTypebox<{ services: Servic
         },
       },
     },
-    async (request) => ok(await services.webhooks.resend(request.body.eventId, merchantOf(request).id, `merchant:${merchantOf(request).id}`)),
+    async (request) => ok(await webhooks.resend(request.body.eventId, merchantOf(request).id, `merchant:${merchantOf(request).id}`)),
   );
 };

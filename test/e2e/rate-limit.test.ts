@@ -149,9 +149,9 @@ describe('RATE_LIMIT_STORE=database', () => {
 
 describe('the RATE_LIMIT_STORE setting', () => {
   it('defaults to database on PostgreSQL and memory on SQLite, and refuses other values', () => {
-    expect(loadConfig({ DATABASE_URL: 'postgres://db/x' }).rateLimitStore).toBe('database');
-    expect(loadConfig({}).rateLimitStore).toBe('memory');
-    expect(loadConfig({ DATABASE_URL: 'postgres://db/x', RATE_LIMIT_STORE: 'memory' }).rateLimitStore).toBe('memory');
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/x' }).http.rateLimitStore).toBe('database');
+    expect(loadConfig({}).http.rateLimitStore).toBe('memory');
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/x', RATE_LIMIT_STORE: 'memory' }).http.rateLimitStore).toBe('memory');
     expect(() => loadConfig({ RATE_LIMIT_STORE: 'redis' })).toThrow(/RATE_LIMIT_STORE/);
   });
 });

@@ -137,9 +137,9 @@ describe('the worked example in docs/signing.md', () => {
 describe('the numbers docs/signing.md states', () => {
   it('are the service defaults: a 300-second window and 10 minutes of remembered signatures', () => {
     const config = loadConfig({});
-    expect(config.signatureWindowSeconds).toBe(300);
+    expect(config.http.signatureWindowSeconds).toBe(300);
     expect(DOC).toContain('within **300 seconds**');
-    expect(config.replayTtlSeconds).toBe(600);
+    expect(config.http.replayTtlSeconds).toBe(600);
     expect(DOC).toContain('for 10 minutes');
   });
 });

@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { registerSharedSchemas } from '../../src/api/schemas/index.js';
-import { adminLedgerRoutes } from '../../src/api/admin-ledger.js';
+import { adminLedgerRoutes } from '../../src/api/admin/ledger.js';
 import { ledgerCommands } from '../../src/cli/ledger-commands.js';
 import type { ParsedArgs } from '../../src/cli/args.js';
 import type { CliOutput } from '../../src/cli/command.js';
@@ -94,7 +94,7 @@ describe('admin ledger API', () => {
       void reply.code(appError.status).send(errorBody(appError));
     });
     registerSharedSchemas(fastify);
-    await fastify.register(adminLedgerRoutes, { prefix: '/admin', services });
+    await fastify.register(adminLedgerRoutes, { prefix: '/admin', ledger: services.ledger, fees: services.fees, merchants: services.merchants });
     app = fastify as unknown as FastifyInstance;
   });
   afterEach(async () => app.close());

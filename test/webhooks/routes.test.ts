@@ -10,12 +10,11 @@ import type { Merchant } from '../../src/merchants/merchant-service.js';
 import { registerSharedSchemas } from '../../src/api/schemas/index.js';
 import { errorBody } from '../../src/http/envelope.js';
 import { toAppError } from '../../src/http/errors.js';
-import type { Services } from '../../src/services.js';
 import { openBench, Receiver, type Bench } from './helpers.js';
 
 async function buildRoutesApp(bench: Bench): Promise<FastifyInstance> {
   const app = Fastify({ ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true } } }).withTypeProvider<TypeBoxTypeProvider>();
-  const services = { webhooks: bench.webhooks } as unknown as Services;
+  const { webhooks } = bench;
   app.setErrorHandler((error, _request, reply) => {
     const appError = toAppError(error);
     void reply.code(appError.status).send(errorBody(appError));
@@ -27,12 +26,12 @@ async function buildRoutesApp(bench: Bench): Promise<FastifyInstance> {
       api.addHook('preHandler', async (request) => {
         request.merchant = { id: String(request.headers.merchantid) } as Merchant;
       });
-      await api.register(merchantWebhookRoutes, { services });
+      await api.register(merchantWebhookRoutes, { webhooks });
     },
     { prefix: '/v1/api' },
   );
-  await app.register(adminWebhookRoutes, { prefix: '/admin', services });
-  await app.register(publicKeyRoutes, { services });
+  await app.register(adminWebhookRoutes, { prefix: '/admin', webhooks });
+  await app.register(publicKeyRoutes, { webhooks });
   return app;
 }
 

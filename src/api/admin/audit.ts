@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AUDIT_PAGE_MAX, listAudit, parseSince } from '../../audit/audit-log.js';
 import { ok } from '../../http/envelope.js';
 import { SuccessEnvelope } from '../schemas/responses.js';
-import type { Services } from '../../services.js';
+import type { Executor } from '../../store/schema.js';
 import { Text } from '../../http/text.js';
 
 const AuditQuery = Type.Object(
@@ -28,7 +28,12 @@ const AuditEntry = Type.Object({
   createdAt: Type.String(),
 });
 
-export const adminAuditRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export interface AdminAuditRouteOptions {
+  /** The audit log is read straight from the store: it has no service of its own. */
+  readonly db: Executor;
+}
+
+export const adminAuditRoutes: FastifyPluginAsyncTypebox<AdminAuditRouteOptions> = async (app, { db }) => {
   app.get(
     '/audit',
     {
@@ -43,7 +48,7 @@ export const adminAuditRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
     async (request) => {
       const { merchantId, action, since, limit, cursor } = request.query;
       return ok(
-        await listAudit(services.store.db, {
+        await listAudit(db, {
           merchantId,
           action,
           cursor,

@@ -2,10 +2,9 @@
 // returning it to the payer through the channel or crediting it to the merchant.
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { HELD_PAGE_MAX, HELD_STATUSES, type HeldResolution } from '../../domain/payments/held-money.js';
+import { HELD_PAGE_MAX, HELD_STATUSES, type HeldMoneyService, type HeldResolution } from '../../domain/payments/held-money.js';
 import { ok } from '../../http/envelope.js';
 import { errorResponse, SuccessEnvelope } from '../schemas/responses.js';
-import type { Services } from '../../services.js';
 import { Text } from '../../http/text.js';
 import { ADMIN_ACTOR } from './auth.js';
 
@@ -62,9 +61,11 @@ const RESOLVE_ERRORS = {
 };
 const view = (resolution: HeldResolution) => ({ item: resolution.item, replayed: resolution.replayed });
 
-export const adminHeldMoneyRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const held = services.payments.held;
+export interface AdminHeldMoneyRouteOptions {
+  readonly held: Pick<HeldMoneyService, 'list' | 'get' | 'returnToPayer' | 'credit'>;
+}
 
+export const adminHeldMoneyRoutes: FastifyPluginAsyncTypebox<AdminHeldMoneyRouteOptions> = async (app, { held }) => {
   app.get(
     '/held-money',
     {

@@ -1,24 +1,33 @@
 // The operator API under /admin: every route needs the bearer token.
 import type { FastifyPluginAsync } from 'fastify';
-import type { Services } from '../../services.js';
 import { AppError } from '../../core/errors.js';
 import { requireAdmin } from './auth.js';
-import { adminMerchantRoutes } from './merchants.js';
-import { adminRateRoutes } from './rates.js';
-import { adminWebhookRoutes } from './webhooks.js';
-import { adminLedgerRoutes } from '../admin-ledger.js';
-import { adminPayoutRoutes } from './payouts.js';
-import { adminHeldMoneyRoutes } from './held-money.js';
-import { adminAuditRoutes } from './audit.js';
+import { adminMerchantRoutes, type AdminMerchantRouteOptions } from './merchants.js';
+import { adminRateRoutes, type AdminRateRouteOptions } from './rates.js';
+import { adminWebhookRoutes, type AdminWebhookRouteOptions } from './webhooks.js';
+import { adminLedgerRoutes, type AdminLedgerRouteOptions } from './ledger.js';
+import { adminPayoutRoutes, type AdminPayoutRouteOptions } from './payouts.js';
+import { adminHeldMoneyRoutes, type AdminHeldMoneyRouteOptions } from './held-money.js';
+import { adminAuditRoutes, type AdminAuditRouteOptions } from './audit.js';
 import { ADMIN_SECURITY, adminErrors } from '../schemas/responses.js';
 
-export const adminRoutes: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
+/** What the operator routes use, all together, and the bearer token that guards them. */
+export type AdminRouteOptions = AdminMerchantRouteOptions &
+  AdminRateRouteOptions &
+  AdminWebhookRouteOptions &
+  AdminLedgerRouteOptions &
+  AdminPayoutRouteOptions &
+  AdminHeldMoneyRouteOptions &
+  AdminAuditRouteOptions & { readonly adminToken: string };
+
+export const adminRoutes: FastifyPluginAsync<AdminRouteOptions> = async (app, options) => {
+  const { adminToken, merchants, webhookConfig, rates, webhooks, ledger, fees, payouts, held, db } = options;
   // Declared where it is enforced: every operator route needs the bearer token and can answer its errors.
   app.addHook('onRoute', (route) => {
     const schema = route.schema ?? {};
     route.schema = { ...schema, security: ADMIN_SECURITY, response: { ...adminErrors, ...(schema.response as object | undefined) } };
   });
-  app.addHook('onRequest', async (request) => requireAdmin(request, services.adminToken));
+  app.addHook('onRequest', async (request) => requireAdmin(request, adminToken));
   app.addHook('preValidation', async (request) => {
     if (request.bodyError && request.rawBody && request.rawBody.length > 0) {
       throw new AppError('INVALID_JSON', request.bodyError);
@@ -26,14 +35,14 @@ export const adminRoutes: FastifyPluginAsync<{ services: Services }> = async (ap
   });
   // Unknown /admin paths need the token too, so the operator API's routes cannot be probed.
   app.setNotFoundHandler(async (request) => {
-    requireAdmin(request, services.adminToken);
+    requireAdmin(request, adminToken);
     throw new AppError('NOT_FOUND', 'No such operator route.');
   });
-  await app.register(adminMerchantRoutes, { services });
-  await app.register(adminRateRoutes, { services });
-  await app.register(adminWebhookRoutes, { services });
-  await app.register(adminLedgerRoutes, { services });
-  await app.register(adminPayoutRoutes, { services });
-  await app.register(adminHeldMoneyRoutes, { services });
-  await app.register(adminAuditRoutes, { services });
+  await app.register(adminMerchantRoutes, { merchants, webhookConfig });
+  await app.register(adminRateRoutes, { rates });
+  await app.register(adminWebhookRoutes, { webhooks });
+  await app.register(adminLedgerRoutes, { ledger, fees, merchants });
+  await app.register(adminPayoutRoutes, { payouts });
+  await app.register(adminHeldMoneyRoutes, { held });
+  await app.register(adminAuditRoutes, { db });
 };

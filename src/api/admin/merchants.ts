@@ -2,13 +2,12 @@
 import { Type } from '@sinclair/typebox';
 import { Text } from '../../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { IssuedKey, Merchant } from '../../merchants/merchant-service.js';
+import type { IssuedKey, Merchant, MerchantService } from '../../merchants/merchant-service.js';
 import { ok } from '../../http/envelope.js';
 import { ApiKey, IssuedKey as IssuedKeySchema, KeyType as KeyTypeSchema, Merchant as MerchantSchema } from '../schemas/admin.js';
 import { errorResponse, SuccessEnvelope } from '../schemas/responses.js';
 import { ref } from '../schemas/shared.js';
-import type { Services } from '../../services.js';
-import { checkWebhookUrl } from '../../webhooks/ssrf.js';
+import { checkWebhookUrl, type WebhookConfig } from '../../webhooks/ssrf.js';
 import { ADMIN_ACTOR } from './auth.js';
 
 const KeyType = ref(KeyTypeSchema);
@@ -49,9 +48,13 @@ const merchantAnswer = (description: string) => ({ 200: SuccessEnvelope(ref(Merc
 const keyView = (key: IssuedKey) => ({ ...key });
 const merchantView = (merchant: Merchant) => ({ ...merchant });
 
-export const adminMerchantRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { merchants } = services;
+export interface AdminMerchantRouteOptions {
+  readonly merchants: MerchantService;
+  /** The webhooks section of the config: which webhook URLs a merchant may be given. */
+  readonly webhookConfig: WebhookConfig;
+}
 
+export const adminMerchantRoutes: FastifyPluginAsyncTypebox<AdminMerchantRouteOptions> = async (app, { merchants, webhookConfig }) => {
   const createSchema = {
     operationId: 'adminCreateMerchant',
     tags: ['admin'],
@@ -66,8 +69,8 @@ export const adminMerchantRoutes: FastifyPluginAsyncTypebox<{ services: Services
   };
   app.post('/merchants', { schema: createSchema }, async (request) => {
     const body = request.body;
-    checkWebhookUrl('paymentWebhookUrl', body.paymentWebhookUrl, services.config.webhooks);
-    checkWebhookUrl('payoutWebhookUrl', body.payoutWebhookUrl, services.config.webhooks);
+    checkWebhookUrl('paymentWebhookUrl', body.paymentWebhookUrl, webhookConfig);
+    checkWebhookUrl('payoutWebhookUrl', body.payoutWebhookUrl, webhookConfig);
     const created = await merchants.create({
       name: body.name,
       mode: body.mode ?? 'sandbox',
@@ -151,8 +154,8 @@ export const adminMerchantRoutes: FastifyPluginAsyncTypebox<{ services: Services
     response: merchantAnswer('The merchant afterwards.'),
   };
   app.put('/merchants/:id/webhooks', { schema: webhooksSchema }, async (request) => {
-    checkWebhookUrl('paymentWebhookUrl', request.body.paymentWebhookUrl, services.config.webhooks);
-    checkWebhookUrl('payoutWebhookUrl', request.body.payoutWebhookUrl, services.config.webhooks);
+    checkWebhookUrl('paymentWebhookUrl', request.body.paymentWebhookUrl, webhookConfig);
+    checkWebhookUrl('payoutWebhookUrl', request.body.payoutWebhookUrl, webhookConfig);
     return ok(
       await merchants.setWebhookUrls(request.params.id, { payment: request.body.paymentWebhookUrl, payout: request.body.payoutWebhookUrl }, ADMIN_ACTOR),
     );

@@ -3,9 +3,9 @@ import { Type } from '@sinclair/typebox';
 import { Text } from '../../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DEFAULT_STUCK_AFTER_SECONDS } from '../../domain/payouts/policy.js';
+import type { PayoutService } from '../../domain/payouts/service.js';
 import { ok } from '../../http/envelope.js';
 import { errorResponse, SuccessEnvelope } from '../schemas/responses.js';
-import type { Services } from '../../services.js';
 
 const StuckQuery = Type.Object(
   {
@@ -30,7 +30,11 @@ const OperatorPayout = Type.Object(
   { additionalProperties: true },
 );
 
-export const adminPayoutRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export interface AdminPayoutRouteOptions {
+  readonly payouts: Pick<PayoutService, 'stuck' | 'forceQuery'>;
+}
+
+export const adminPayoutRoutes: FastifyPluginAsyncTypebox<AdminPayoutRouteOptions> = async (app, { payouts }) => {
   app.get(
     '/payouts/stuck',
     {
@@ -44,11 +48,11 @@ export const adminPayoutRoutes: FastifyPluginAsyncTypebox<{ services: Services }
     },
     async (request) => {
       const { olderThanSeconds, limit } = request.query;
-      const payouts = await services.payouts.stuck(
+      const stuck = await payouts.stuck(
         olderThanSeconds === undefined ? DEFAULT_STUCK_AFTER_SECONDS : Number(olderThanSeconds),
         limit === undefined ? undefined : Number(limit),
       );
-      return ok({ payouts });
+      return ok({ payouts: stuck });
     },
   );
 
@@ -73,6 +77,6 @@ export const adminPayoutRoutes: FastifyPluginAsyncTypebox<{ services: Services }
         },
       },
     },
-    async (request) => ok(await services.payouts.forceQuery(request.params.ref)),
+    async (request) => ok(await payouts.forceQuery(request.params.ref)),
   );
 };

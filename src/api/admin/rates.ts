@@ -4,14 +4,12 @@ import { Text } from '../../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../../core/errors.js';
 import { CURRENCIES } from '../../core/money.js';
-import { microsToNumber, parseRateMicros, type UsdtRate } from '../../domain/rates.js';
+import { microsToNumber, parseRateMicros, type RateService, type UsdtRate } from '../../domain/rates.js';
 import { isoFromMs } from '../../core/clock.js';
 import { ok } from '../../http/envelope.js';
 import { RateSetting } from '../schemas/admin.js';
 import { SuccessEnvelope } from '../schemas/responses.js';
 import { ref, StringEnum } from '../schemas/shared.js';
-import type { Services } from '../../services.js';
-import { supportedCurrency } from '../common.js';
 import { ADMIN_ACTOR } from './auth.js';
 
 export const rateView = (rate: UsdtRate) => ({
@@ -34,7 +32,11 @@ const RateBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const adminRateRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export interface AdminRateRouteOptions {
+  readonly rates: Pick<RateService, 'get' | 'set'>;
+}
+
+export const adminRateRoutes: FastifyPluginAsyncTypebox<AdminRateRouteOptions> = async (app, { rates }) => {
   app.put(
     '/rates/:currency',
     {
@@ -48,14 +50,14 @@ export const adminRateRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
       },
     },
     async (request) => {
-      const currency = supportedCurrency(request.params.currency);
+      const { currency } = request.params;
       const micros = parseRateMicros(request.body.reference);
       if (micros === null) {
         throw new AppError('VALIDATION_FAILED', 'reference must be a positive decimal with at most 6 decimals.', [
           { field: 'reference', problem: 'must be a positive decimal string with at most 6 decimals' },
         ]);
       }
-      const rate = await services.rates.set(currency, micros, request.body.depositSpreadBps, request.body.withdrawSpreadBps, ADMIN_ACTOR);
+      const rate = await rates.set(currency, micros, request.body.depositSpreadBps, request.body.withdrawSpreadBps, ADMIN_ACTOR);
       return ok(rateView(rate));
     },
   );
@@ -67,14 +69,14 @@ export const adminRateRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
     response: { 200: SuccessEnvelope(Type.Array(ref(RateSetting)), 'The rate of every currency that has one.') },
   };
   app.get('/rates', { schema: listSchema }, async () => {
-    const rates = [];
+    const all = [];
     for (const currency of CURRENCIES) {
       try {
-        rates.push(rateView(await services.rates.get(currency)));
+        all.push(rateView(await rates.get(currency)));
       } catch (error) {
         if (!(error instanceof AppError && error.reason === 'NOT_FOUND')) throw error;
       }
     }
-    return ok(rates);
+    return ok(all);
   });
 };

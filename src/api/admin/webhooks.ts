@@ -3,9 +3,8 @@ import { Type } from '@sinclair/typebox';
 import { Text } from '../../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok } from '../../http/envelope.js';
-import type { Services } from '../../services.js';
 import { ADMIN_ACTOR } from './auth.js';
-import { MAX_EVENT_PAGE } from '../../webhooks/service.js';
+import { MAX_EVENT_PAGE, type WebhookService } from '../../webhooks/service.js';
 import { WebhookDeliveryStatus } from '../schemas/enums.js';
 import { errorResponse, SuccessEnvelope } from '../schemas/responses.js';
 import { ref } from '../schemas/shared.js';
@@ -24,7 +23,11 @@ const ListQuery = Type.Object(
 const EventParams = Type.Object({ id: EventIdField });
 const NO_EVENT = { 404: errorResponse('NOT_FOUND: no such event.') };
 
-export const adminWebhookRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export interface AdminWebhookRouteOptions {
+  readonly webhooks: Pick<WebhookService, 'listEvents' | 'getEvent' | 'resend'>;
+}
+
+export const adminWebhookRoutes: FastifyPluginAsyncTypebox<AdminWebhookRouteOptions> = async (app, { webhooks }) => {
   app.get(
     '/webhooks/events',
     {
@@ -38,7 +41,7 @@ export const adminWebhookRoutes: FastifyPluginAsyncTypebox<{ services: Services 
     },
     async (request) => {
       const { merchantId, status, limit, before } = request.query;
-      return ok(await services.webhooks.listEvents(merchantId ?? null, { status, before, limit: limit === undefined ? undefined : Number(limit) }));
+      return ok(await webhooks.listEvents(merchantId ?? null, { status, before, limit: limit === undefined ? undefined : Number(limit) }));
     },
   );
 
@@ -53,7 +56,7 @@ export const adminWebhookRoutes: FastifyPluginAsyncTypebox<{ services: Services 
         response: { 200: SuccessEnvelope(ref(WebhookEventDetail), 'The event, its body as sent and its attempts.'), ...NO_EVENT },
       },
     },
-    async (request) => ok(await services.webhooks.getEvent(request.params.id, null)),
+    async (request) => ok(await webhooks.getEvent(request.params.id, null)),
   );
 
   app.post(
@@ -71,6 +74,6 @@ export const adminWebhookRoutes: FastifyPluginAsyncTypebox<{ services: Services 
         },
       },
     },
-    async (request) => ok(await services.webhooks.resend(request.params.id, null, ADMIN_ACTOR)),
+    async (request) => ok(await webhooks.resend(request.params.id, null, ADMIN_ACTOR)),
   );
 };

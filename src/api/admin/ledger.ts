@@ -1,21 +1,22 @@
 // Operator API for money: balances, journal, credit lines, security deposits, adjustments, fees,
 // limits, the verifier and the settlement job. Thin: every rule lives in the ledger and fee services.
 import { Type, type Static } from '@sinclair/typebox';
-import { Text } from '../http/text.js';
+import { Text } from '../../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { isoFromMs } from '../core/clock.js';
-import { validationError } from '../core/errors.js';
-import { toMajor, toMinor, type Currency, type Minor } from '../core/money.js';
-import { ok } from '../http/envelope.js';
-import { ADJUSTABLE_KINDS } from '../ledger/operator.js';
-import { balanceView, JOURNAL_MAX_LIMIT, type JournalEntry } from '../ledger/queries.js';
-import type { OperatorResult } from '../ledger/service.js';
-import type { Services } from '../services.js';
-import { ADMIN_ACTOR } from './admin/auth.js';
-import { CurrencyField, supportedCurrency } from './common.js';
-import { Balance } from './schemas/payout.js';
-import { errorResponse, SuccessEnvelope } from './schemas/responses.js';
-import { ref } from './schemas/shared.js';
+import { isoFromMs } from '../../core/clock.js';
+import { validationError } from '../../core/errors.js';
+import { toMajor, toMinor, type Currency, type Minor } from '../../core/money.js';
+import { ok } from '../../http/envelope.js';
+import { ADJUSTABLE_KINDS } from '../../ledger/operator.js';
+import { balanceView, JOURNAL_MAX_LIMIT, type JournalEntry } from '../../ledger/queries.js';
+import type { LedgerService, OperatorResult } from '../../ledger/service.js';
+import type { FeeService } from '../../domain/fees.js';
+import type { MerchantService } from '../../merchants/merchant-service.js';
+import { ADMIN_ACTOR } from './auth.js';
+import { CurrencyField } from '../schemas/currency.js';
+import { Balance } from '../schemas/payout.js';
+import { errorResponse, SuccessEnvelope } from '../schemas/responses.js';
+import { ref } from '../schemas/shared.js';
 
 const Amount = Type.Number({ exclusiveMinimum: 0, description: 'Major units, at most 2 decimals', examples: [1500.5] });
 const Reason = Text({ minLength: 1, maxLength: 500, description: 'Why; kept in the journal and the audit log' });
@@ -114,9 +115,14 @@ function journalView(entries: JournalEntry[], limit: number): Static<typeof Jour
   };
 }
 
-export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { ledger, fees } = services;
+export interface AdminLedgerRouteOptions {
+  readonly ledger: LedgerService;
+  readonly fees: Pick<FeeService, 'setFee' | 'setLimits'>;
+  /** Only to answer NOT_FOUND for an unknown merchant before reading its books. */
+  readonly merchants: Pick<MerchantService, 'get'>;
+}
 
+export const adminLedgerRoutes: FastifyPluginAsyncTypebox<AdminLedgerRouteOptions> = async (app, { ledger, fees, merchants }) => {
   const posted = async (merchantId: string, currency: Currency, result: OperatorResult) => ({
     entryId: result.entryId,
     replayed: result.replayed,
@@ -136,8 +142,8 @@ export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }
       },
     },
     async (request) => {
-      const currency = supportedCurrency(request.query.currency);
-      await services.merchants.get(request.params.id);
+      const { currency } = request.query;
+      await merchants.get(request.params.id);
       return ok(balanceView(currency, await ledger.balances(request.params.id, currency)));
     },
   );
@@ -162,10 +168,9 @@ export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }
       },
     },
     async (request) => {
-      await services.merchants.get(request.params.id);
+      await merchants.get(request.params.id);
       const limit = Math.min(Number(request.query.limit ?? 50), JOURNAL_MAX_LIMIT);
-      const currency = request.query.currency === undefined ? undefined : supportedCurrency(request.query.currency);
-      const entries = await ledger.journal(request.params.id, { limit, before: request.query.before, currency });
+      const entries = await ledger.journal(request.params.id, { limit, before: request.query.before, currency: request.query.currency });
       return ok(journalView(entries, limit));
     },
   );
@@ -184,9 +189,9 @@ export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }
     },
     async (request) => {
       const { currency, amount, reason, action, idempotencyKey } = request.body;
-      const move = { merchantId: request.params.id, currency: supportedCurrency(currency), amountMinor: minorOf('amount', amount), reason, actor: ADMIN_ACTOR, ref: idempotencyKey };
+      const move = { merchantId: request.params.id, currency, amountMinor: minorOf('amount', amount), reason, actor: ADMIN_ACTOR, ref: idempotencyKey };
       const result = action === 'grant' ? await ledger.grantCredit(move) : await ledger.lowerCredit(move);
-      return ok(await posted(request.params.id, supportedCurrency(currency), result));
+      return ok(await posted(request.params.id, currency, result));
     },
   );
 
@@ -204,9 +209,9 @@ export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }
     },
     async (request) => {
       const { currency, amount, reason, action, idempotencyKey } = request.body;
-      const move = { merchantId: request.params.id, currency: supportedCurrency(currency), amountMinor: minorOf('amount', amount), reason, actor: ADMIN_ACTOR, ref: idempotencyKey };
+      const move = { merchantId: request.params.id, currency, amountMinor: minorOf('amount', amount), reason, actor: ADMIN_ACTOR, ref: idempotencyKey };
       const result = action === 'deposit' ? await ledger.moveToSecurity(move) : await ledger.releaseSecurity(move);
-      return ok(await posted(request.params.id, supportedCurrency(currency), result));
+      return ok(await posted(request.params.id, currency, result));
     },
   );
 
@@ -226,14 +231,14 @@ export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }
       const { currency, account, amount, reason, idempotencyKey } = request.body;
       const result = await ledger.adjust({
         merchantId: request.params.id,
-        currency: supportedCurrency(currency),
+        currency,
         account,
         amountMinor: minorOf('amount', amount),
         reason,
         actor: ADMIN_ACTOR,
         ref: idempotencyKey,
       });
-      return ok(await posted(request.params.id, supportedCurrency(currency), result));
+      return ok(await posted(request.params.id, currency, result));
     },
   );
 
@@ -258,7 +263,7 @@ export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }
     async (request) => {
       const { currency, method, direction, bps, fixed } = request.body;
       const fixedMinor = minorOf('fixed', fixed);
-      await fees.setFee({ merchantId: request.params.id, currency: supportedCurrency(currency), method, direction, bps: BigInt(bps), fixedMinor }, ADMIN_ACTOR);
+      await fees.setFee({ merchantId: request.params.id, currency, method, direction, bps: BigInt(bps), fixedMinor }, ADMIN_ACTOR);
       return ok({ currency, method, direction, bps, fixed: toMajor(fixedMinor) });
     },
   );
@@ -285,7 +290,7 @@ export const adminLedgerRoutes: FastifyPluginAsyncTypebox<{ services: Services }
       const { currency, method, direction, min, max } = request.body;
       const minMinor = minorOf('min', min);
       const maxMinor = minorOf('max', max);
-      await fees.setLimits({ merchantId: request.params.id, currency: supportedCurrency(currency), method, direction, minMinor, maxMinor }, ADMIN_ACTOR);
+      await fees.setLimits({ merchantId: request.params.id, currency, method, direction, minMinor, maxMinor }, ADMIN_ACTOR);
       return ok({ currency, method, direction, min: toMajor(minMinor), max: toMajor(maxMinor) });
     },
   );

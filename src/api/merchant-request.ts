@@ -1,0 +1,11 @@
+// The merchant a signed request was authenticated as: the one thing every /v1/api handler reads
+// from the request besides its body.
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../core/errors.js';
+import type { Merchant } from '../merchants/merchant-service.js';
+
+/** The authenticated merchant; routes under /v1/api never run without one. */
+export function merchantOf(request: FastifyRequest): Merchant {
+  if (!request.merchant) throw new AppError('INTERNAL_ERROR', 'Route reached without authentication.');
+  return request.merchant;
+}
