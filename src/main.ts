@@ -6,6 +6,7 @@ import { buildRuntime } from './bootstrap.js';
 import { buildApp } from './server.js';
 import { exampleRequest, seedSandbox } from './sandbox-seed.js';
 import { Worker } from './core/worker.js';
+import { sleep } from './core/clock.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -54,7 +55,7 @@ async function main(): Promise<void> {
     timer.unref();
     handle.drain();
     const workerStopped = worker.stop();
-    await new Promise((resolve) => setTimeout(resolve, drainMs));
+    await sleep(drainMs);
     await handle.close();
     await workerStopped;
     await runtime.close();

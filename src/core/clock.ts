@@ -31,4 +31,13 @@ export class OffsetClock implements Clock {
   }
 }
 
+/**
+ * Time for waits, deadlines and caches, never for business dates: monotonic milliseconds, unmoved by
+ * a system clock change or by a test moving the business clock.
+ */
+export const monotonicMs = (): number => performance.now();
+
+/** The one way to wait. */
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
 export const isoFromMs = (ms: number | bigint): string => new Date(Number(ms)).toISOString();

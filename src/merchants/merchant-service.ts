@@ -1,7 +1,7 @@
 // Merchants and their API keys: creation, key rotation (at most two active keys), webhook
 // settings, and the credential lookup the signature check uses on every request.
 import crypto from 'node:crypto';
-import { isoFromMs as iso, type Clock } from '../core/clock.js';
+import { isoFromMs as iso, monotonicMs, type Clock } from '../core/clock.js';
 import { recordAudit } from '../audit/audit-log.js';
 import { AppError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
@@ -270,7 +270,7 @@ export class MerchantService {
    * arriving while a merchant is being loaded share that one load instead of each reading it again.
    */
   credentials(merchantId: string): Promise<MerchantCredentials | null> {
-    const nowMs = Date.now();
+    const nowMs = monotonicMs();
     const hit = this.cache.get(merchantId);
     if (hit && nowMs - hit.atMs < this.defaults.credentialCacheMs) return hit.value;
     const value = this.loadCredentials(merchantId);

@@ -2,6 +2,7 @@
 // migrations themselves belong to the modules that own the tables; src/migrations.ts names them.
 import { Migrator, type Kysely, type Migration } from 'kysely';
 import type { Db } from './schema.js';
+import { sleep } from '../core/clock.js';
 
 /** Every migration by the name databases record for it in their kysely_migration table. */
 export type Migrations = Readonly<Record<string, Migration>>;
@@ -38,7 +39,7 @@ export async function migrate(db: Db, migrations: Migrations, schema: string | n
     const failed = results?.find((r) => r.status === 'Error');
     if (!error && !failed) return;
     if (schema && attempt < MIGRATION_ATTEMPTS && SHARED_SERVER_RACE.test(String(error))) {
-      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+      await sleep(50 * attempt);
       continue;
     }
     throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);

@@ -2,6 +2,7 @@
 // picks it as a deadlock or serialization victim (or SQLite reports a busy database).
 import type { Transaction } from 'kysely';
 import type { Database, Db } from './schema.js';
+import { sleep } from '../core/clock.js';
 
 export const TRANSACTION_ATTEMPTS = 4;
 const RETRY_BASE_DELAY_MS = 5;
@@ -13,8 +14,6 @@ export function isRetryableDbError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && RETRYABLE_CODES.has(code);
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function withTransaction<T>(
   db: Db,
