@@ -1,4 +1,5 @@
 // The command line's words: positional words and `--flags`, and the typed reads of a flag.
+import { isCurrency, type Currency } from '../core/money.js';
 
 export interface ParsedArgs {
   readonly positional: readonly string[];
@@ -43,4 +44,11 @@ export function requireFlag(args: ParsedArgs, name: string): string {
   const value = flagString(args, name);
   if (value === undefined) throw new Error(`missing --${name}`);
   return value;
+}
+
+/** `--currency`, any case: one of the service's currencies. */
+export function requireCurrencyFlag(args: ParsedArgs): Currency {
+  const currency = requireFlag(args, 'currency').toUpperCase();
+  if (!isCurrency(currency)) throw new Error('--currency must be INR, EGP, NGN or IDR');
+  return currency;
 }

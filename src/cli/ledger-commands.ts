@@ -2,20 +2,14 @@
 // security deposits, adjustments, fees, limits and a settlement run. Amounts are major units ("123.45").
 import { isoFromMs } from '../core/clock.js';
 import type { Direction } from '../domain/methods.js';
-import { formatMinor, isCurrency, parseMajorString, type Currency, type Minor } from '../core/money.js';
+import { formatMinor, parseMajorString, type Currency, type Minor } from '../core/money.js';
 import type { AdjustableKind } from '../ledger/operator.js';
 import { ADJUSTABLE_KINDS } from '../ledger/operator.js';
 import { balanceView, type Balances } from '../ledger/queries.js';
 import type { OperatorResult } from '../ledger/service.js';
 import type { Services } from '../services.js';
-import { flagString, requireFlag, type ParsedArgs } from './args.js';
+import { flagString, requireCurrencyFlag, requireFlag, type ParsedArgs } from './args.js';
 import { cliActor, type CliCommand, type CliOutput } from './command.js';
-
-function currencyOf(args: ParsedArgs): Currency {
-  const currency = requireFlag(args, 'currency').toUpperCase();
-  if (!isCurrency(currency)) throw new Error('--currency must be INR, EGP, NGN or IDR');
-  return currency;
-}
 
 /** A major-unit amount such as "123.45"; signed only where the command allows it. */
 function amountOf(args: ParsedArgs, name: string, signed = false): Minor {
@@ -58,7 +52,7 @@ async function report(io: CliOutput, args: ParsedArgs, services: Services, merch
 function moveOf(args: ParsedArgs, signed = false) {
   return {
     merchantId: requireFlag(args, 'merchant'),
-    currency: currencyOf(args),
+    currency: requireCurrencyFlag(args),
     amountMinor: amountOf(args, 'amount', signed),
     reason: reasonOf(args),
     actor: cliActor(),
@@ -93,7 +87,7 @@ const journalCommand: CliCommand = {
     const merchantId = requireFlag(args, 'merchant');
     const limit = Number(flagString(args, 'limit') ?? '50');
     if (!Number.isInteger(limit) || limit < 1) throw new Error('--limit must be a positive integer');
-    const currency = flagString(args, 'currency') === undefined ? undefined : currencyOf(args);
+    const currency = flagString(args, 'currency') === undefined ? undefined : requireCurrencyFlag(args);
     const entries = await services.ledger.journal(merchantId, { limit, before: flagString(args, 'before'), currency });
     if (wantsJson(args)) {
       const view = entries.map((e) => ({ ...e, createdAt: isoFromMs(e.createdAtMs), postings: e.postings.map((p) => ({ ...p, amountMinor: p.amountMinor.toString() })) }));
@@ -114,7 +108,7 @@ const balanceCommand: CliCommand = {
   usage: 'ledger balance --merchant ID --currency C [--json]',
   async run(args, services, io) {
     const merchantId = requireFlag(args, 'merchant');
-    const currency = currencyOf(args);
+    const currency = requireCurrencyFlag(args);
     await services.merchants.get(merchantId);
     printBalances(io, args, merchantId, currency, await services.ledger.balances(merchantId, currency));
     return 0;
@@ -173,7 +167,7 @@ const feeCommand: CliCommand = {
     if (!Number.isInteger(bps)) throw new Error('--bps must be an integer (100 = 1%)');
     const fixedMinor = parseMajorString(flagString(args, 'fixed') ?? '0');
     if (fixedMinor === null) throw new Error('--fixed must be a number with at most 2 decimals');
-    const shown = { merchantId: requireFlag(args, 'merchant'), currency: currencyOf(args), method: requireFlag(args, 'method').toUpperCase(), direction: directionOf(args), bps, fixed: formatMinor(fixedMinor) };
+    const shown = { merchantId: requireFlag(args, 'merchant'), currency: requireCurrencyFlag(args), method: requireFlag(args, 'method').toUpperCase(), direction: directionOf(args), bps, fixed: formatMinor(fixedMinor) };
     await services.fees.setFee({ ...shown, bps: BigInt(bps), fixedMinor }, cliActor());
     io.out(wantsJson(args) ? JSON.stringify(shown) : `fee ${shown.currency} ${shown.method} ${shown.direction}: ${bps} bps + ${shown.fixed}`);
     return 0;
@@ -187,7 +181,7 @@ const limitCommand: CliCommand = {
   async run(args, services, io) {
     const setting = {
       merchantId: requireFlag(args, 'merchant'),
-      currency: currencyOf(args),
+      currency: requireCurrencyFlag(args),
       method: requireFlag(args, 'method').toUpperCase(),
       direction: directionOf(args),
       minMinor: amountOf(args, 'min'),

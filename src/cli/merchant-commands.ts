@@ -1,10 +1,9 @@
 // Operator commands for merchants, keys, webhooks, rate limits and USDT rates.
 import fs from 'node:fs';
-import { isCurrency } from '../core/money.js';
 import { parseRateMicros, microsToNumber } from '../domain/rates.js';
 import type { KeyType } from '../merchants/merchant-service.js';
 import { checkWebhookUrl } from '../webhooks/ssrf.js';
-import { flagString, requireFlag, type ParsedArgs } from './args.js';
+import { flagString, requireCurrencyFlag, requireFlag, type ParsedArgs } from './args.js';
 import { cliActor, type CliCommand } from './command.js';
 
 function keyTypeOf(args: ParsedArgs): KeyType {
@@ -161,8 +160,7 @@ export const merchantCommands: CliCommand[] = [
     summary: 'Set the USDT reference rate and spreads for a currency',
     usage: 'rate set --currency INR --reference 88.25 --deposit-spread-bps 50 --withdraw-spread-bps 50',
     async run(args, services, io) {
-      const currency = requireFlag(args, 'currency');
-      if (!isCurrency(currency)) throw new Error('--currency must be INR, EGP, NGN or IDR');
+      const currency = requireCurrencyFlag(args);
       const micros = parseRateMicros(requireFlag(args, 'reference'));
       if (micros === null) throw new Error('--reference must be a positive decimal with at most 6 decimals');
       const rate = await services.rates.set(
