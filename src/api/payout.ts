@@ -10,8 +10,8 @@ import {
   NAME_PATTERN,
   PHONE_PATTERN,
   URL_MAX_LENGTH,
-} from '../domain/payments/rules.js';
-import { ACCOUNT_MAX_LENGTH, BANK_CODE_MAX_LENGTH } from '../domain/payouts/rules.js';
+} from '../domain/payments/payment-request.js';
+import { ACCOUNT_MAX_LENGTH, BANK_CODE_MAX_LENGTH } from '../domain/payouts/payout-request.js';
 import { ok } from '../http/envelope.js';
 import type { Services } from '../services.js';
 import { CurrencyField, merchantOf } from './common.js';

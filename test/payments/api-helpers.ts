@@ -1,6 +1,6 @@
 // Helpers of the pay-in tests that go through HTTP with the SDK against the real server.
 import type { PaymentInitiateRequest, PayInMethod, Currency } from '../../sdk/src/index.js';
-import { paymentJobs, type PaymentJobs } from '../../src/domain/payments/jobs.js';
+import { paymentJobs, type PaymentJobs } from '../../src/domain/payments/payment-jobs.js';
 import type { TestMerchant, TestServer } from '../helpers/server.js';
 
 let counter = 0;

@@ -3,8 +3,8 @@
 // backoff while the channel is unavailable, and the payment fails if the channel refuses it.
 import { UpstreamUnavailableError } from '../../channels/channel.js';
 import type { Currency } from '../../core/money.js';
-import type { PaymentDeps } from './deps.js';
-import { CLAIM_LEASE_MS, collectionRetryDelayMs, FIRST_RECONCILE_AFTER_MS } from './policy.js';
+import type { PaymentDeps } from './payment-context.js';
+import { CLAIM_LEASE_MS, collectionRetryDelayMs, FIRST_RECONCILE_AFTER_MS } from './payment-limits.js';
 import { claimCollection, collectionsDue } from './repository.js';
 import type { PaymentsTable } from './tables.js';
 import { markFailed } from './transitions.js';

@@ -8,7 +8,7 @@ import { recordAudit } from '../../audit/audit-log.js';
 import { isoFromMs } from '../../core/clock.js';
 import { AppError, validationError } from '../../core/errors.js';
 import { formatMinor, toMajor, type Currency, type Minor } from '../../core/money.js';
-import type { PaymentDeps } from './deps.js';
+import type { PaymentDeps } from './payment-context.js';
 import { methodRefundable, paymentRecord } from './records.js';
 import { findByRef } from './repository.js';
 import type { LateDisposition, LatePaymentsTable, PaymentsTable } from './tables.js';

@@ -4,8 +4,8 @@
 import { UpstreamUnavailableError } from '../../channels/channel.js';
 import { withTransaction } from '../../store/transactions.js';
 import type { Executor } from '../../store/schema.js';
-import type { PaymentDeps } from './deps.js';
-import { CLAIM_LEASE_MS, refundRetryDelayMs } from './policy.js';
+import type { PaymentDeps } from './payment-context.js';
+import { CLAIM_LEASE_MS, refundRetryDelayMs } from './payment-limits.js';
 import type { LatePaymentsTable } from './tables.js';
 import { holdInSuspense } from './transitions.js';
 

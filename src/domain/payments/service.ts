@@ -10,7 +10,7 @@ import { toMajor, type Currency } from '../../core/money.js';
 import type { CheckoutSource, CheckoutView } from './checkout-view.js';
 import { checkoutUrl, hashCheckoutToken, isWellFormedToken, newCheckoutToken } from './checkout-token.js';
 import { askForCollection, claimDueCollections, requestCollection } from './collections.js';
-import type { PaymentDeps } from './deps.js';
+import type { PaymentDeps } from './payment-context.js';
 import { HeldMoneyService } from './held-money.js';
 import { latePaymentsDue, returnLatePayment } from './late-payments.js';
 import {
@@ -19,11 +19,11 @@ import {
   JOB_BATCH_SIZE,
   PAYMENT_TTL_MS,
   SANDBOX_COMPLETE_TIMEOUT_MS,
-} from './policy.js';
+} from './payment-limits.js';
 import { checkoutView, initiateResult, paymentRecord, refundResult, type InitiateResult, type PaymentRecord, type RefundResult } from './records.js';
 import { Refunds } from './refunds.js';
 import { findByRef, findByTokenHash, findForMerchant, insertIfNew, refundsDue } from './repository.js';
-import { buildDraft, requestHash, requireCurrency, requirePayinMethod, type InitiateRequest } from './rules.js';
+import { buildDraft, requestHash, requireCurrency, requirePayinMethod, type InitiateRequest } from './payment-request.js';
 import { Reconciler } from './reconciler.js';
 import type { PaymentsTable } from './tables.js';
 import { failureReasonOf, markExpired, markFailed, markSucceeded, recordLatePayment } from './transitions.js';

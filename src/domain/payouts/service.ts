@@ -14,15 +14,15 @@ import type { FeeService } from '../fees.js';
 import { newId } from '../../core/ids.js';
 import type { Merchant } from '../merchants.js';
 import type { Currency } from '../../core/money.js';
-import type { WebhookUrlCheck } from '../payments/rules.js';
+import type { WebhookUrlCheck } from '../payments/payment-request.js';
 import {
   DEFAULT_PAYOUT_JOB_IDLE_MS,
   DEFAULT_STUCK_AFTER_SECONDS,
   PAYOUT_LEASE_MS,
   pollDelayMs,
   submitRetryDelayMs,
-} from './policy.js';
-import { operatorView, payoutInitiateResult, payoutRecord, type OperatorPayoutView, type PayoutInitiateResult, type PayoutRecord } from './records.js';
+} from './payout-limits.js';
+import { operatorView, payoutInitiateResult, payoutRecord, type OperatorPayoutView, type PayoutInitiateResult, type PayoutRecord } from './payout-records.js';
 import {
   claimDuePayouts,
   findPayoutByRef,
@@ -31,10 +31,10 @@ import {
   recordSubmitAttempt,
   releaseLease,
   stuckPayouts,
-} from './repository.js';
-import { buildPayoutDraft, maskAccount, payoutRequestHash, requireCurrency, requirePayoutMethod, type PayoutInitiateRequest } from './rules.js';
+} from './payout-repository.js';
+import { buildPayoutDraft, maskAccount, payoutRequestHash, requireCurrency, requirePayoutMethod, type PayoutInitiateRequest } from './payout-request.js';
 import type { PayoutsTable } from './tables.js';
-import { markFinal, markProcessing } from './transitions.js';
+import { markFinal, markProcessing } from './outcomes.js';
 
 export type PayoutQuery = { readonly transactionRef?: string; readonly merchantRef?: string };
 

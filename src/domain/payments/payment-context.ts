@@ -8,7 +8,7 @@ import type { FeeService } from '../fees.js';
 import type { Merchant, MerchantService } from '../merchants.js';
 import type { Currency } from '../../core/money.js';
 import type { SecretBox } from '../../core/secrets.js';
-import type { WebhookUrlCheck } from './rules.js';
+import type { WebhookUrlCheck } from './payment-request.js';
 
 /** How payments reach upstreams: which channel collects a new payment, and the channel of a stored one. */
 export interface PaymentChannels {

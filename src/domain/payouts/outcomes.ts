@@ -9,9 +9,9 @@ import type { Db } from '../../store/schema.js';
 import { enqueueWebhookEvent } from '../../webhooks/outbox.js';
 import type { Clock } from '../../core/clock.js';
 import { failureReasonOf } from '../payments/transitions.js';
-import { pollDelayMs } from './policy.js';
-import { payoutRecord } from './records.js';
-import { findPayoutByRef } from './repository.js';
+import { pollDelayMs } from './payout-limits.js';
+import { payoutRecord } from './payout-records.js';
+import { findPayoutByRef } from './payout-repository.js';
 import type { PayoutsTable } from './tables.js';
 
 export interface PayoutTransitionDeps {

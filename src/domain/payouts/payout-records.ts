@@ -2,7 +2,7 @@
 // initiate answer, and the operator's view. Amounts leave as major-unit numbers.
 import { isoFromMs } from '../../core/clock.js';
 import { toMajor, type Currency } from '../../core/money.js';
-import { displayMethod } from './rules.js';
+import { displayMethod } from './payout-request.js';
 import type { PayoutStatus, PayoutsTable } from './tables.js';
 
 /** The payout as status/fetch return it and as webhooks carry it (contract sections 4 and 8). */

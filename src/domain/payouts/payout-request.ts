@@ -6,9 +6,9 @@ import { ifscBankKnown, isKnownBankCode, isValidIfsc } from '../banks/index.js';
 import { AppError, validationError } from '../../core/errors.js';
 import { requireMethod, type AmountBounds, type MethodSpec } from '../methods.js';
 import type { Currency, Minor } from '../../core/money.js';
-import { checkAmount, checkUrl, type WebhookUrlCheck } from '../payments/rules.js';
+import { checkAmount, checkUrl, type WebhookUrlCheck } from '../payments/payment-request.js';
 
-export { requireCurrency } from '../payments/rules.js';
+export { requireCurrency } from '../payments/payment-request.js';
 
 /** A UPI virtual payment address: handle@provider. */
 export const VPA_PATTERN = /^[a-zA-Z0-9._-]{2,256}@[a-zA-Z]{2,64}$/;
