@@ -10,7 +10,7 @@ import {
   NAME_PATTERN,
   PHONE_PATTERN,
   URL_MAX_LENGTH,
-} from '../domain/payments/payment-request.js';
+} from '../domain/request-rules.js';
 import { ACCOUNT_MAX_LENGTH, BANK_CODE_MAX_LENGTH } from '../domain/payouts/payout-request.js';
 import { ok } from '../http/envelope.js';
 import type { Services } from '../services.js';

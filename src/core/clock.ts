@@ -32,3 +32,8 @@ export class OffsetClock implements Clock {
 }
 
 export const isoFromMs = (ms: number | bigint): string => new Date(Number(ms)).toISOString();
+
+/** Waits in real time: for an answer from outside the process, never to let business time pass (that is the Clock's). */
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+export const MS_PER_SECOND = 1000;

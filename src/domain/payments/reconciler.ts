@@ -3,7 +3,7 @@
 // expiry the channel has the last word before the payment becomes Expired, so a payment paid in
 // time whose callback was lost is never expired.
 import { UpstreamUnavailableError, type CollectionState } from '../../channels/channel.js';
-import type { PaymentDeps } from './payment-context.js';
+import type { PaymentContext } from './payment-context.js';
 import {
   EXPIRY_CONFIRM_GRACE_MS,
   EXPIRY_RETRY_MS,
@@ -19,7 +19,7 @@ type Apply = (transactionRef: string, state: CollectionState) => Promise<Payment
 
 export class Reconciler {
   constructor(
-    private readonly deps: PaymentDeps,
+    private readonly deps: PaymentContext,
     private readonly apply: Apply,
   ) {}
 
