@@ -1,6 +1,12 @@
 // PaymentService: the pay-in module's one entry point. Creates payments (idempotent per
 // merchantRef), answers status queries, refunds, applies what channels report (callbacks,
 // reconciliation, sandbox completion) and feeds the checkout pages through CheckoutSource.
+//
+// Where each part lives: payment-request.ts (the request's rules, beside ../request-rules.ts shared
+// with payouts), collections.ts (asking the channel for the collection), transitions.ts (status
+// changes with their ledger entry, ledger/payments.ts, and event), reconciler.ts (overdue callbacks,
+// expiry), refunds.ts, late-payments.ts, held-money.ts, payment-jobs.ts (the jobs that drive this
+// service), payment-limits.ts (every limit and schedule), payment-context.ts (what it is handed).
 import { UpstreamUnavailableError, type CollectionState } from '../../channels/channel.js';
 import { AppError, notFound } from '../../core/errors.js';
 import type { Merchant } from '../merchants.js';

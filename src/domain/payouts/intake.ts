@@ -44,6 +44,7 @@ export async function acceptPayout(ctx: PayoutContext, merchant: Merchant, reque
       feeMinor,
       ref: fresh.transaction_ref,
     });
+    if (reservation.replayed) throw new Error(`payouts: ${fresh.transaction_ref} is new, yet the ledger had its reservation`);
     assertReservationOf(fresh, reservation);
     return fresh;
   });

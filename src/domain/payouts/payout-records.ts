@@ -29,15 +29,8 @@ export interface PayoutRecord {
   readonly upstreamRef?: string;
 }
 
-export interface PayoutInitiateResult {
-  readonly transactionRef: string;
-  readonly merchantRef: string;
-  readonly method: string;
-  readonly currency: Currency;
-  readonly amount: number;
-  readonly fee: number;
-  readonly status: PayoutStatus;
-}
+/** The answer of payout/initiate: the record's identity, amounts and status. */
+export type PayoutInitiateResult = Pick<PayoutRecord, 'transactionRef' | 'merchantRef' | 'method' | 'currency' | 'amount' | 'fee' | 'status'>;
 
 export function payoutRecord(row: PayoutsTable): PayoutRecord {
   return {
