@@ -1,14 +1,13 @@
 // Builds the service container from configuration: secrets, store (migrated), domain services,
-// channels (the in-process simulator unless SIMULATOR_URL is set) and the background jobs.
+// channels (the in-process simulator unless SIMULATOR_URL is set) and the background jobs, which
+// each module defines beside the service they drive.
 // Shared by the server (main.ts), the operator CLI and the tests, so all see the same wiring.
 import type { Config } from './config.js';
 import { ChannelRegistry } from './channels/registry.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { FeeService } from './domain/fees.js';
 import { MerchantService } from './merchants/merchant-service.js';
-import { allPaymentJobs } from './domain/payments/jobs.js';
 import { PaymentService } from './domain/payments/service.js';
-import { allPayoutJobs } from './domain/payouts/jobs.js';
 import { PayoutService } from './domain/payouts/service.js';
 import { RateService } from './domain/rates.js';
 import { loadOrCreateLocalSecrets, SecretBox } from './core/secrets.js';
@@ -72,7 +71,7 @@ export async function buildRuntime(config: Config, clock: Clock = systemClock, u
     channels,
     webhookUrlCheck: (raw) => checkWebhookUrlSyntax(raw, config.webhooks),
     concurrency: config.upstreamConcurrency,
-    idleIntervalMs: Math.min(config.workerIdleMs, 200),
+    idleIntervalMs: config.workerIdleMs,
   });
   const dispatcher = new WebhookDispatcher({ store, box, serviceKey, clock, config: config.webhooks, idleIntervalMs: config.workerIdleMs });
   const settlement: Job = {
@@ -97,10 +96,10 @@ export async function buildRuntime(config: Config, clock: Clock = systemClock, u
   };
   return {
     services,
-    jobs: [...allPaymentJobs(payments), ...allPayoutJobs(payouts), dispatcher.job, settlement],
+    jobs: [...Object.values(payments.jobs), ...Object.values(payouts.jobs), dispatcher.job, settlement],
     close: async () => {
       // Upstream calls in flight finish and are applied; their rows would otherwise wait out their leases.
-      await Promise.all([payments.collectionJob.close(), payouts.job.close()]);
+      await Promise.all([payments.closeJobs(), payouts.closeJobs()]);
       // Records deliveries in flight, so they are not sent again after their lease.
       await dispatcher.close();
       await channels.close();

@@ -5,7 +5,7 @@ import { simulatorConfigFromEnv, type SimulatorConfig } from './channels/simulat
 import { webhookConfigFromEnv, type WebhookConfig } from './webhooks/ssrf.js';
 import { envBool as bool, envInt as int, type Env } from './core/env.js';
 import { DEFAULT_JOB_CONCURRENCY } from './core/pooled-job.js';
-import { PAYOUT_LEASE_MS } from './domain/payouts/policy.js';
+import { PAYOUT_LEASE_MS } from './domain/payouts/payout-limits.js';
 import type { RateLimitStore } from './http/rate-limit.js';
 
 export type Role = 'all' | 'api' | 'worker';

@@ -9,7 +9,7 @@ import {
   NAME_PATTERN,
   PHONE_PATTERN,
   URL_MAX_LENGTH,
-} from '../domain/payments/rules.js';
+} from '../domain/request-rules.js';
 import type { PaymentService } from '../domain/payments/service.js';
 import { ok } from '../http/envelope.js';
 import { merchantOf } from './merchant-request.js';

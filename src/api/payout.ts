@@ -9,8 +9,8 @@ import {
   NAME_PATTERN,
   PHONE_PATTERN,
   URL_MAX_LENGTH,
-} from '../domain/payments/rules.js';
-import { ACCOUNT_MAX_LENGTH, BANK_CODE_MAX_LENGTH } from '../domain/payouts/rules.js';
+} from '../domain/request-rules.js';
+import { ACCOUNT_MAX_LENGTH, BANK_CODE_MAX_LENGTH } from '../domain/payouts/payout-request.js';
 import type { PayoutService } from '../domain/payouts/service.js';
 import { ok } from '../http/envelope.js';
 import { merchantOf } from './merchant-request.js';

@@ -1,5 +1,5 @@
 // Operator commands for payouts: list those stuck in Processing, and query one at the upstream now.
-import { DEFAULT_STUCK_AFTER_SECONDS } from '../domain/payouts/policy.js';
+import { DEFAULT_STUCK_AFTER_SECONDS } from '../domain/payouts/payout-limits.js';
 import { flagString, requireFlag } from './args.js';
 import type { CliCommand } from './command.js';
 

@@ -37,7 +37,9 @@ export class OffsetClock implements Clock {
  */
 export const monotonicMs = (): number => performance.now();
 
-/** The one way to wait. */
+export const isoFromMs = (ms: number | bigint): string => new Date(Number(ms)).toISOString();
+
+/** Waits in real time: for an answer from outside the process, never to let business time pass (that is the Clock's). */
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-export const isoFromMs = (ms: number | bigint): string => new Date(Number(ms)).toISOString();
+export const MS_PER_SECOND = 1000;

@@ -16,6 +16,8 @@ export interface FeeRule {
 
 export const BPS_PER_UNIT = 10_000n;
 export const MAX_BPS = 10_000n;
+/** How long a merchant's fee and limit overrides are kept in memory unless configured. */
+export const DEFAULT_FEE_CACHE_MS = 2_000;
 
 const rule = (bps: number, fixedMinor: number): FeeRule => ({ bps: BigInt(bps), fixedMinor: BigInt(fixedMinor) });
 
@@ -47,6 +49,7 @@ export const DEFAULT_FEES: Readonly<Record<Currency, Readonly<Record<Direction, 
  */
 export function computeFee(feeRule: FeeRule, direction: Direction, amountMinor: Minor): Minor {
   if (amountMinor <= 0n) throw new Error('fees: amount must be positive');
+  if (feeRule.bps < 0n || feeRule.fixedMinor < 0n) throw new Error('fees: a fee rule is never negative');
   const percentMinor = (amountMinor * feeRule.bps + BPS_PER_UNIT / 2n) / BPS_PER_UNIT;
   const feeMinor = percentMinor + feeRule.fixedMinor;
   return direction === 'payin' && feeMinor > amountMinor ? amountMinor : feeMinor;
@@ -97,7 +100,7 @@ export class FeeService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-    private readonly options: { readonly cacheMs: number } = { cacheMs: 2000 },
+    private readonly options: { readonly cacheMs: number } = { cacheMs: DEFAULT_FEE_CACHE_MS },
   ) {}
 
   async feeFor(merchantId: string, currency: Currency, method: string, direction: Direction, amountMinor: Minor): Promise<Minor> {

@@ -1,6 +1,9 @@
 // Pay-in money: a successful payment credits `pending` net of its fee, a refund takes the paid
 // amount back (pending first, then available) and is undone if the upstream refuses it, and money
 // nobody can claim waits in suspense until the operator credits it or the channel returns it.
+// Called through LedgerService by the pay-in module, in the transaction of the payment's change:
+// credit and suspense from domain/payments/transitions.ts, refunds from refunds.ts, the operator's
+// resolution of held money from held-money.ts.
 import { AppError } from '../core/errors.js';
 import type { Currency, Minor } from '../core/money.js';
 import type { Executor } from '../store/schema.js';

@@ -1,6 +1,8 @@
 // Payout funds: reserve amount + fee into `held` (available first, then credit), then either
 // complete (the money leaves to the beneficiary and the fee to revenue) or release (it goes back
 // where it came from). A reservation is closed exactly once; its row's status guards that.
+// Called through LedgerService by the payout module: reserve from domain/payouts/intake.ts, complete
+// and release from domain/payouts/outcomes.ts, each in the transaction of the payout's change.
 import { sql } from 'kysely';
 import { AppError } from '../core/errors.js';
 import type { Currency, Minor } from '../core/money.js';
@@ -52,6 +54,14 @@ async function readReservation(db: Executor, ref: string): Promise<LedgerReserva
 function assertSameReservation(row: LedgerReservationsTable, input: PayoutReservation): void {
   if (row.merchant_id !== input.merchantId || row.amount_minor !== input.amountMinor || row.fee_minor !== input.feeMinor) {
     throw new AppError('CONFLICT', `Reservation ${input.ref} exists with different amounts.`);
+  }
+}
+
+/** The two parts a reservation took (available, credit) make exactly its amount + fee, neither negative. */
+function assertPartsMakeTotal(row: LedgerReservationsTable): void {
+  const partsMinor = row.from_available_minor + row.from_credit_minor;
+  if (row.from_available_minor < 0n || row.from_credit_minor < 0n || partsMinor !== row.amount_minor + row.fee_minor) {
+    throw new Error(`ledger: reservation ${row.ref} took ${partsMinor} for amount + fee ${row.amount_minor + row.fee_minor}`);
   }
 }
 
@@ -125,6 +135,7 @@ async function writeReservation(db: Executor, ctx: LedgerContext, input: PayoutR
     created_at_ms: BigInt(nowMs),
     updated_at_ms: BigInt(nowMs),
   };
+  assertPartsMakeTotal(row);
   const claimed = await db
     .insertInto('ledger_reservations')
     .values(row)
@@ -189,6 +200,7 @@ export async function releaseReservation(db: Executor, ctx: LedgerContext, ref: 
   const nowMs = ctx.clock.nowMs();
   const row = await closeReservation(db, ref, 'released', nowMs);
   if (!row) return alreadyClosed(db, ref, 'released');
+  assertPartsMakeTotal(row);
   const { merchant_id: merchantId } = row;
   const currency = row.currency as Currency;
   // Lock available too: rows are always taken in id order, and available sorts before credit.
@@ -218,6 +230,7 @@ export async function completeReservation(db: Executor, ctx: LedgerContext, ref:
   const nowMs = ctx.clock.nowMs();
   const row = await closeReservation(db, ref, 'completed', nowMs);
   if (!row) return alreadyClosed(db, ref, 'completed');
+  assertPartsMakeTotal(row);
   const currency = row.currency as Currency;
   const posted = await postJournal(db, {
     kind: 'payout_complete',

@@ -5,7 +5,7 @@ import { simulatorConfigFromEnv, standaloneConfigFromEnv } from '../../src/chann
 import { startSimulator } from '../../src/channels/simulator/server.js';
 import { loadConfig, MAX_UPSTREAM_TIMEOUT_MS } from '../../src/config.js';
 import { ManualClock } from '../../src/core/clock.js';
-import { PAYOUT_LEASE_MS } from '../../src/domain/payouts/policy.js';
+import { PAYOUT_LEASE_MS } from '../../src/domain/payouts/payout-limits.js';
 import { AppError } from '../../src/core/errors.js';
 import { CallbackReceiver, collectionRequest, eventually } from './harness.js';
 

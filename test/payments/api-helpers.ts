@@ -1,6 +1,6 @@
 // Helpers of the pay-in tests that go through HTTP with the SDK against the real server.
 import type { PaymentInitiateRequest, PayInMethod, Currency } from '../../sdk/src/index.js';
-import { paymentJobs, type PaymentJobs } from '../../src/domain/payments/jobs.js';
+import type { PaymentJobs } from '../../src/domain/payments/payment-jobs.js';
 import type { TestMerchant, TestServer } from '../helpers/server.js';
 
 let counter = 0;
@@ -26,7 +26,7 @@ export function initiateBody(currency: Currency, method: PayInMethod, overrides:
   };
 }
 
-export const jobsOf = (server: TestServer): PaymentJobs => paymentJobs(server.services.payments);
+export const jobsOf = (server: TestServer): PaymentJobs => server.services.payments.jobs;
 
 /** Runs a job until it finds nothing to do. */
 export async function drain(job: { runOnce(): Promise<number> }): Promise<void> {

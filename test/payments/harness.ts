@@ -11,8 +11,8 @@ import { FeeService } from '../../src/domain/fees.js';
 import { MerchantService, type Merchant } from '../../src/merchants/merchant-service.js';
 import type { Currency } from '../../src/core/money.js';
 import { PaymentService } from '../../src/domain/payments/service.js';
-import { paymentJobs, type PaymentJobs } from '../../src/domain/payments/jobs.js';
-import type { InitiateRequest } from '../../src/domain/payments/rules.js';
+import type { PaymentJobs } from '../../src/domain/payments/payment-jobs.js';
+import type { InitiateRequest } from '../../src/domain/payments/payment-request.js';
 import { SecretBox } from '../../src/core/secrets.js';
 import { errorBody } from '../../src/http/envelope.js';
 import { toAppError } from '../../src/http/errors.js';
@@ -141,7 +141,7 @@ export async function startPaymentHarness(): Promise<PaymentHarness> {
     simulator,
     channels,
     payments: service,
-    jobs: paymentJobs(service),
+    jobs: service.jobs,
     callbackUrl,
     async createMerchant(mode = 'sandbox') {
       const created = await merchants.create({ name: `Shop ${mode}`, mode, key: { type: 'HMAC-SHA256' } }, 'test');

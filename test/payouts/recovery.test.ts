@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UpstreamUnavailableError } from '../../src/channels/channel.js';
 import { startTestServer, type TestMerchant, type TestServer } from '../helpers/server.js';
 import { fund, payoutBody, stats } from './helpers.js';
-import { PAYOUT_LEASE_MS } from '../../src/domain/payouts/policy.js';
+import { PAYOUT_LEASE_MS } from '../../src/domain/payouts/payout-limits.js';
 import type { Currency } from '../../src/core/money.js';
 
 let server: TestServer;

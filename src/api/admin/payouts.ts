@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { Text } from '../../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { DEFAULT_STUCK_AFTER_SECONDS } from '../../domain/payouts/policy.js';
+import { DEFAULT_STUCK_AFTER_SECONDS } from '../../domain/payouts/payout-limits.js';
 import type { PayoutService } from '../../domain/payouts/service.js';
 import { ok } from '../../http/envelope.js';
 import { errorResponse, SuccessEnvelope } from '../schemas/responses.js';

@@ -1,7 +1,7 @@
 // The two references a merchant finds a payment or a payout by, and the status body that takes
 // either one; payment.ts and payout.ts build their status routes from these.
 import { Type, type TSchema } from '@sinclair/typebox';
-import { MERCHANT_REF_PATTERN } from '../../domain/payments/rules.js';
+import { MERCHANT_REF_PATTERN } from '../../domain/request-rules.js';
 import { Text } from '../../http/text.js';
 
 const EXAMPLE_REF = '0193a8f2-7c1e-7d3a-9b5e-2f4c6d8e0a1b';

@@ -3,8 +3,8 @@
 // backoff while the channel is unavailable, and the payment fails if the channel refuses it.
 import { UpstreamUnavailableError } from '../../channels/channel.js';
 import type { Currency } from '../../core/money.js';
-import type { PaymentDeps } from './deps.js';
-import { CLAIM_LEASE_MS, collectionRetryDelayMs, FIRST_RECONCILE_AFTER_MS } from './policy.js';
+import type { PaymentContext } from './payment-context.js';
+import { CLAIM_LEASE_MS, collectionRetryDelayMs, FIRST_RECONCILE_AFTER_MS } from './payment-limits.js';
 import { claimCollection, collectionsDue } from './repository.js';
 import type { PaymentsTable } from './payment-rows.js';
 import { markFailed } from './transitions.js';
@@ -12,7 +12,7 @@ import { markFailed } from './transitions.js';
 export type CollectionOutcome = 'ready' | 'retrying' | 'refused' | 'not-claimed';
 
 /** Claims up to `limit` payments whose collection is due, for this worker only. */
-export async function claimDueCollections(deps: PaymentDeps, limit: number): Promise<PaymentsTable[]> {
+export async function claimDueCollections(deps: PaymentContext, limit: number): Promise<PaymentsTable[]> {
   const nowMs = deps.clock.nowMs();
   const due = await collectionsDue(deps.db, nowMs, limit);
   const claimed = await Promise.all(due.map((row) => claimCollection(deps.db, row, nowMs + CLAIM_LEASE_MS)));
@@ -20,13 +20,13 @@ export async function claimDueCollections(deps: PaymentDeps, limit: number): Pro
 }
 
 /** Asks the channel for one payment's collection if no other worker is doing so right now. */
-export async function requestCollection(deps: PaymentDeps, row: PaymentsTable): Promise<CollectionOutcome> {
+export async function requestCollection(deps: PaymentContext, row: PaymentsTable): Promise<CollectionOutcome> {
   if (!(await claimCollection(deps.db, row, deps.clock.nowMs() + CLAIM_LEASE_MS))) return 'not-claimed';
   return askForCollection(deps, row);
 }
 
 /** Asks the channel for the collection of a payment this worker claimed (`row` as read before the claim). */
-export async function askForCollection(deps: PaymentDeps, row: PaymentsTable): Promise<Exclude<CollectionOutcome, 'not-claimed'>> {
+export async function askForCollection(deps: PaymentContext, row: PaymentsTable): Promise<Exclude<CollectionOutcome, 'not-claimed'>> {
   const attempts = Number(row.collection_attempts) + 1;
   const channel = deps.channels.byName(row.channel);
   try {

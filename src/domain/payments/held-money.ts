@@ -8,13 +8,15 @@ import { recordAudit } from '../../audit/audit-log.js';
 import { isoFromMs } from '../../core/clock.js';
 import { AppError, validationError } from '../../core/errors.js';
 import { formatMinor, toMajor, type Currency, type Minor } from '../../core/money.js';
-import type { PaymentDeps } from './deps.js';
+import type { PaymentContext } from './payment-context.js';
 import { methodRefundable, paymentRecord } from './records.js';
 import { findByRef } from './repository.js';
 import type { LateDisposition, LatePaymentsTable, PaymentsTable } from './payment-rows.js';
 
 export const HELD_STATUSES = ['open', 'returning', 'returned', 'credited'] as const;
 export type HeldStatus = (typeof HELD_STATUSES)[number];
+/** Held late money listed per page: the default and the most one page may ask for. */
+export const HELD_PAGE_DEFAULT = 50;
 export const HELD_PAGE_MAX = 200;
 const MAX_NOTE_LENGTH = 500;
 
@@ -111,11 +113,11 @@ const describe = (error: unknown): string => (error instanceof Error ? error.mes
 const lateFee = (payment: PaymentsTable, paidMinor: Minor): Minor => (payment.fee_minor > paidMinor ? paidMinor : payment.fee_minor);
 
 export class HeldMoneyService {
-  constructor(private readonly deps: PaymentDeps) {}
+  constructor(private readonly deps: PaymentContext) {}
 
   /** Newest payment first. */
   async list(query: HeldQuery): Promise<{ items: HeldMoneyItem[]; nextCursor: string | null }> {
-    const limit = query.limit ?? 50;
+    const limit = query.limit ?? HELD_PAGE_DEFAULT;
     if (!Number.isInteger(limit) || limit < 1 || limit > HELD_PAGE_MAX) throw validationError('limit', `must be 1 to ${HELD_PAGE_MAX}`);
     const rows = await heldRows(this.deps.db)
       .$if(query.merchantId !== undefined, (qb) => qb.where('l.merchant_id', '=', query.merchantId!))

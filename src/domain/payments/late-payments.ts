@@ -4,8 +4,8 @@
 import { UpstreamUnavailableError } from '../../channels/channel.js';
 import { withTransaction } from '../../store/transactions.js';
 import type { Executor } from '../../store/schema.js';
-import type { PaymentDeps } from './deps.js';
-import { CLAIM_LEASE_MS, refundRetryDelayMs } from './policy.js';
+import type { PaymentContext } from './payment-context.js';
+import { CLAIM_LEASE_MS, refundRetryDelayMs } from './payment-limits.js';
 import type { LatePaymentsTable } from './payment-rows.js';
 import { holdInSuspense } from './transitions.js';
 
@@ -39,7 +39,7 @@ const describe = (error: unknown): string => (error instanceof Error ? error.mes
  * Sends one late payment back to the payer. Late money that is refunded never enters the ledger:
  * it arrived at the channel and left it again. Returns false when another worker has it.
  */
-export async function returnLatePayment(deps: PaymentDeps, late: LatePaymentsTable): Promise<boolean> {
+export async function returnLatePayment(deps: PaymentContext, late: LatePaymentsTable): Promise<boolean> {
   if (!(await claim(deps.db, late, deps.clock.nowMs() + CLAIM_LEASE_MS))) return false;
   const attempts = Number(late.attempts) + 1;
   const pending = (db: Executor) =>

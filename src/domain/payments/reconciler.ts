@@ -3,14 +3,14 @@
 // expiry the channel has the last word before the payment becomes Expired, so a payment paid in
 // time whose callback was lost is never expired.
 import { UpstreamUnavailableError, type CollectionState } from '../../channels/channel.js';
-import type { PaymentDeps } from './deps.js';
+import type { PaymentContext } from './payment-context.js';
 import {
   EXPIRY_CONFIRM_GRACE_MS,
   EXPIRY_RETRY_MS,
   FIRST_RECONCILE_AFTER_MS,
   JOB_BATCH_SIZE,
   MAX_RECONCILE_GAP_MS,
-} from './policy.js';
+} from './payment-limits.js';
 import { expiredPending, reconciliationsDue } from './repository.js';
 import type { PaymentsTable } from './payment-rows.js';
 import { markExpired } from './transitions.js';
@@ -19,7 +19,7 @@ type Apply = (transactionRef: string, state: CollectionState) => Promise<Payment
 
 export class Reconciler {
   constructor(
-    private readonly deps: PaymentDeps,
+    private readonly deps: PaymentContext,
     private readonly apply: Apply,
   ) {}
 

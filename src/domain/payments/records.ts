@@ -5,7 +5,7 @@ import { isoFromMs } from '../../core/clock.js';
 import { findMethod } from '../methods.js';
 import { toMajor, type Currency } from '../../core/money.js';
 import type { CheckoutView, PaymentStatus } from './checkout-view.js';
-import { REFUND_WINDOW_MS } from './policy.js';
+import { REFUND_WINDOW_MS } from './payment-limits.js';
 import type { PaymentsTable } from './payment-rows.js';
 
 /** The payment as status/fetch return it and as webhooks carry it (contract sections 4 and 8). */

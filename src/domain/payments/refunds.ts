@@ -6,21 +6,23 @@
 // channel refuses, the debit is given back. Two refund calls for one payment refund it once.
 import { UpstreamUnavailableError } from '../../channels/channel.js';
 import { withTransaction } from '../../store/transactions.js';
+import { sleep, systemClock } from '../../core/clock.js';
 import { AppError, notFound } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { Currency } from '../../core/money.js';
-import type { PaymentDeps } from './deps.js';
-import { CLAIM_LEASE_MS, REFUND_IN_FLIGHT_WAIT_MS, REFUND_WINDOW_MS, refundRetryDelayMs } from './policy.js';
+import type { PaymentContext } from './payment-context.js';
+import {
+  CLAIM_LEASE_MS,
+  IN_FLIGHT_POLL_INTERVAL_MS,
+  REFUND_IN_FLIGHT_WAIT_MS,
+  REFUND_RACE_MAX_ROUNDS,
+  REFUND_WINDOW_MS,
+  refundRetryDelayMs,
+} from './payment-limits.js';
 import { methodRefundable } from './records.js';
 import { claimRefund, findByRef, findForMerchant } from './repository.js';
 import type { PaymentsTable } from './payment-rows.js';
 import { markRefunded } from './transitions.js';
-
-const POLL_INTERVAL_MS = 50;
-/** A request re-reads the payment at most this often when it lost a race to another refund call. */
-const MAX_ROUNDS = 3;
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 const stillWithChannel = (): AppError =>
   new AppError('UNAVAILABLE', 'The refund is accepted and the channel has not confirmed it yet; it is retried automatically. Repeat the call to see the outcome.');
@@ -42,11 +44,11 @@ export function assertRefundable(row: PaymentsTable, nowMs: number): void {
 }
 
 export class Refunds {
-  constructor(private readonly deps: PaymentDeps) {}
+  constructor(private readonly deps: PaymentContext) {}
 
   /** Refunds a merchant's payment, or answers the refund already made. Resolves with the row in status Refund. */
   async refund(merchantId: string, transactionRef: string): Promise<PaymentsTable> {
-    for (let round = 0; round < MAX_ROUNDS; round += 1) {
+    for (let round = 0; round < REFUND_RACE_MAX_ROUNDS; round += 1) {
       const row = await findForMerchant(this.deps.db, merchantId, { transactionRef });
       if (!row) throw notFound('payment');
       if (row.status === 'Refund') return row;
@@ -131,7 +133,8 @@ export class Refunds {
 
   /** Another call is refunding this payment: wait for its outcome, or take over once its lease ran out. */
   private async awaitOutcome(first: PaymentsTable): Promise<PaymentsTable> {
-    const deadlineMs = Date.now() + REFUND_IN_FLIGHT_WAIT_MS;
+    // A real-time wait for the other call's channel answer, so the system clock and not the business clock.
+    const deadlineMs = systemClock.nowMs() + REFUND_IN_FLIGHT_WAIT_MS;
     let row = first;
     for (;;) {
       if (row.status === 'Refund') return row;
@@ -139,8 +142,8 @@ export class Refunds {
       if (row.refund_state !== 'requested') throw new Error(`payments: refund of ${row.transaction_ref} left in state ${row.refund_state}`);
       const leaseOver = row.refund_next_at_ms !== null && Number(row.refund_next_at_ms) <= this.deps.clock.nowMs();
       if (leaseOver && (await claimRefund(this.deps.db, row, this.deps.clock.nowMs() + CLAIM_LEASE_MS))) return this.submit(claimedCopy(row));
-      if (Date.now() >= deadlineMs) throw stillWithChannel();
-      await sleep(POLL_INTERVAL_MS);
+      if (systemClock.nowMs() >= deadlineMs) throw stillWithChannel();
+      await sleep(IN_FLIGHT_POLL_INTERVAL_MS);
       row = (await findByRef(this.deps.db, row.transaction_ref))!;
     }
   }

@@ -1,34 +1,43 @@
 // PaymentService: the pay-in module's one entry point. Creates payments (idempotent per
 // merchantRef), answers status queries, refunds, applies what channels report (callbacks,
 // reconciliation, sandbox completion) and feeds the checkout pages through CheckoutSource.
+//
+// Where each part lives: payment-request.ts (the request's rules, beside ../request-rules.ts shared
+// with payouts), collections.ts (asking the channel for the collection), transitions.ts (status
+// changes with their ledger entry, ledger/payments.ts, and event), reconciler.ts (overdue callbacks,
+// expiry), refunds.ts, late-payments.ts, held-money.ts, payment-jobs.ts (the jobs that drive this
+// service), payment-limits.ts (every limit and schedule), payment-context.ts (what it is handed).
 import { UpstreamUnavailableError, type CollectionState } from '../../channels/channel.js';
-import { DEFAULT_JOB_CONCURRENCY, PooledJob } from '../../core/pooled-job.js';
 import { AppError, notFound } from '../../core/errors.js';
 import type { Merchant } from '../../merchants/merchant-service.js';
 import { newId } from '../../core/ids.js';
 import { toMajor, type Currency } from '../../core/money.js';
 import type { CheckoutSource, CheckoutView } from './checkout-view.js';
 import { checkoutUrl, hashCheckoutToken, isWellFormedToken, newCheckoutToken } from './checkout-token.js';
-import { askForCollection, claimDueCollections, requestCollection } from './collections.js';
-import type { PaymentDeps } from './deps.js';
+import { requestCollection } from './collections.js';
+import type { PaymentContext } from './payment-context.js';
 import { HeldMoneyService } from './held-money.js';
 import { latePaymentsDue, returnLatePayment } from './late-payments.js';
+import { sleep, systemClock } from '../../core/clock.js';
+import { paymentJobs, type PaymentJobs } from './payment-jobs.js';
 import {
-  COLLECTION_JOB_IDLE_MS,
   EXPIRY_CONFIRM_GRACE_MS,
+  IN_FLIGHT_POLL_INTERVAL_MS,
   JOB_BATCH_SIZE,
   PAYMENT_TTL_MS,
   SANDBOX_COMPLETE_TIMEOUT_MS,
-} from './policy.js';
+} from './payment-limits.js';
 import { checkoutView, initiateResult, paymentRecord, refundResult, type InitiateResult, type PaymentRecord, type RefundResult } from './records.js';
 import { Refunds } from './refunds.js';
 import { findByRef, findByTokenHash, findForMerchant, insertIfNew, refundsDue } from './repository.js';
-import { buildDraft, requestHash, requireCurrency, requirePayinMethod, type InitiateRequest } from './rules.js';
+import { buildDraft, requestHash, requirePayinMethod, type InitiateRequest } from './payment-request.js';
+import { oneReference, requireCurrency, type RecordQuery } from '../request-rules.js';
 import { Reconciler } from './reconciler.js';
 import type { PaymentsTable } from './payment-rows.js';
-import { failureReasonOf, markExpired, markFailed, markSucceeded, recordLatePayment } from './transitions.js';
+import { failureReasonOf } from '../failure-reasons.js';
+import { markExpired, markFailed, markSucceeded, recordLatePayment } from './transitions.js';
 
-export type PaymentQuery = { readonly transactionRef?: string; readonly merchantRef?: string };
+export type PaymentQuery = RecordQuery;
 export type SandboxOutcome = 'Success' | 'Failed';
 
 export interface MethodTermsView {
@@ -48,9 +57,6 @@ export interface MethodsView {
   readonly payout: MethodTermsView[];
 }
 
-const POLL_INTERVAL_MS = 50;
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Repeats an idempotent call to the sandbox bank while it does not answer, until the deadline. */
 async function untilAnswered(deadlineMs: number, call: () => Promise<void>): Promise<void> {
   for (;;) {
@@ -58,46 +64,26 @@ async function untilAnswered(deadlineMs: number, call: () => Promise<void>): Pro
       return await call();
     } catch (error) {
       if (!(error instanceof UpstreamUnavailableError)) throw error;
-      if (Date.now() >= deadlineMs) throw new AppError('UNAVAILABLE', 'The sandbox bank did not answer; retry shortly.');
-      await sleep(POLL_INTERVAL_MS);
+      if (systemClock.nowMs() >= deadlineMs) throw new AppError('UNAVAILABLE', 'The sandbox bank did not answer; retry shortly.');
+      await sleep(IN_FLIGHT_POLL_INTERVAL_MS);
     }
   }
 }
 
-/** Exactly one of the two references, else VALIDATION_FAILED. */
-function oneReference(query: PaymentQuery): { transactionRef: string } | { merchantRef: string } {
-  const { transactionRef, merchantRef } = query;
-  if ((transactionRef === undefined) === (merchantRef === undefined)) {
-    throw new AppError('VALIDATION_FAILED', 'Send exactly one of transactionRef and merchantRef.', [
-      { field: transactionRef === undefined ? 'transactionRef' : 'merchantRef', problem: 'exactly one of transactionRef and merchantRef is required' },
-    ]);
-  }
-  return transactionRef !== undefined ? { transactionRef } : { merchantRef: merchantRef! };
-}
-
 export class PaymentService implements CheckoutSource {
-  /**
-   * The collection job: claims payments whose collection is due only for free slots, so one slow
-   * channel answer holds up that payment alone.
-   */
-  readonly collectionJob: PooledJob<PaymentsTable>;
+  /** The background jobs that drive this service (payment-jobs.ts); the worker runs them. */
+  readonly jobs: PaymentJobs;
   private readonly refunds: Refunds;
   private readonly reconciler: Reconciler;
 
   /** Late money held for the operator, and its resolution. */
   readonly held: HeldMoneyService;
 
-  constructor(private readonly deps: PaymentDeps) {
+  constructor(private readonly deps: PaymentContext) {
     this.held = new HeldMoneyService(deps);
     this.refunds = new Refunds(deps);
     this.reconciler = new Reconciler(deps, (ref, state) => this.applyCollectionState(ref, state));
-    this.collectionJob = new PooledJob({
-      name: 'payment-collections',
-      idleIntervalMs: COLLECTION_JOB_IDLE_MS,
-      concurrency: deps.collectionConcurrency ?? DEFAULT_JOB_CONCURRENCY,
-      claim: (limit) => claimDueCollections(this.deps, limit),
-      process: (row) => askForCollection(this.deps, row),
-    });
+    this.jobs = paymentJobs(deps, this);
   }
 
   /**
@@ -246,11 +232,16 @@ export class PaymentService implements CheckoutSource {
     return checkoutView(await this.completeAsPayer(row, outcome), merchant);
   }
 
-  // Background work, one bounded batch per call (see jobs.ts).
+  // Background work, one bounded batch per call (the jobs of payment-jobs.ts repeat these).
 
   /** One step of the collection job, waited for: asks channels for the collections due, as far as slots are free. */
   requestDueCollections(): Promise<number> {
-    return this.collectionJob.runDue();
+    return this.jobs.collections.runDue();
+  }
+
+  /** Waits for the collection requests in flight; call after the worker stopped, so their answers are applied. */
+  closeJobs(): Promise<void> {
+    return this.jobs.collections.close();
   }
 
   /** Pending payments past expiry: a last word with the channel, then Expired. */
@@ -296,7 +287,8 @@ export class PaymentService implements CheckoutSource {
    */
   private async completeAsPayer(first: PaymentsTable, outcome: SandboxOutcome): Promise<PaymentsTable> {
     if (first.status !== 'Pending' && first.status !== 'Expired') return first;
-    const deadlineMs = Date.now() + SANDBOX_COMPLETE_TIMEOUT_MS;
+    // The bank answers in real time, so the deadline is on the system clock, not the business clock.
+    const deadlineMs = systemClock.nowMs() + SANDBOX_COMPLETE_TIMEOUT_MS;
     const row = first.status === 'Pending' ? await this.ensureCollection(first, deadlineMs) : first;
     if (row.collection_state !== 'ready') return row;
     await untilAnswered(deadlineMs, () => this.payAtBank(row, outcome));
@@ -319,8 +311,8 @@ export class PaymentService implements CheckoutSource {
     let row = first;
     while (row.status === 'Pending' && row.collection_state === 'requested') {
       if (Number(row.collection_next_at_ms) <= this.deps.clock.nowMs()) await requestCollection(this.deps, row);
-      else if (Date.now() >= deadlineMs) throw new AppError('UNAVAILABLE', 'The payment is still being prepared; retry shortly.');
-      else await sleep(POLL_INTERVAL_MS);
+      else if (systemClock.nowMs() >= deadlineMs) throw new AppError('UNAVAILABLE', 'The payment is still being prepared; retry shortly.');
+      else await sleep(IN_FLIGHT_POLL_INTERVAL_MS);
       row = (await findByRef(this.deps.db, row.transaction_ref))!;
     }
     return row;

@@ -3,30 +3,19 @@
 // its webhook event, so a transition happens once, completely, or not at all.
 import { sql, type Transaction } from 'kysely';
 import type { CollectionState } from '../../channels/channel.js';
-import type { LedgerService } from '../../ledger/service.js';
 import { withTransaction } from '../../store/transactions.js';
-import type { Database, Db, Executor } from '../../store/schema.js';
+import type { Database, Executor } from '../../store/schema.js';
 import { enqueueWebhookEvent } from '../../webhooks/outbox.js';
 import type { WebhookEventType } from '../../webhooks/webhook-rows.js';
-import type { Clock } from '../../core/clock.js';
 import type { Currency, Minor } from '../../core/money.js';
+import { failureReasonOf } from '../failure-reasons.js';
+import type { PaymentContext } from './payment-context.js';
 import { methodRefundable, paymentRecord } from './records.js';
 import { findByRef } from './repository.js';
 import type { CollectionStateColumn, LatePaymentsTable, PaymentsTable } from './payment-rows.js';
 
-export interface TransitionDeps {
-  readonly db: Db;
-  readonly clock: Clock;
-  readonly ledger: LedgerService;
-}
-
-/** The reason recorded when the channel declined without saying why. */
-export const DEFAULT_FAILURE_REASON = 'UPSTREAM_REJECTED';
-const FAILURE_REASON_PATTERN = /^[A-Z][A-Z0-9_]{0,63}$/;
-
-/** Failure reasons are UPPER_SNAKE (contract section 3); anything else from a channel is normalised. */
-export const failureReasonOf = (reason: string | undefined): string =>
-  reason !== undefined && FAILURE_REASON_PATTERN.test(reason) ? reason : DEFAULT_FAILURE_REASON;
+/** What a transition writes with: the store, the clock and the ledger. */
+export type TransitionContext = Pick<PaymentContext, 'db' | 'clock' | 'ledger'>;
 
 async function announce(trx: Executor, row: PaymentsTable, type: WebhookEventType, nowMs: number): Promise<void> {
   await enqueueWebhookEvent(trx, {
@@ -45,7 +34,7 @@ async function announce(trx: Executor, row: PaymentsTable, type: WebhookEventTyp
  * row, all in one transaction. Returns the updated row, or null when the condition no longer held.
  */
 async function transition(
-  deps: TransitionDeps,
+  deps: TransitionContext,
   transactionRef: string,
   change: (trx: Transaction<Database>, nowMs: number) => Promise<bigint>,
   effects: (trx: Transaction<Database>, row: PaymentsTable, nowMs: number) => Promise<void>,
@@ -64,7 +53,7 @@ async function transition(
 const feeOnPaid = (row: PaymentsTable, paidMinor: Minor): Minor => (row.fee_minor > paidMinor ? paidMinor : row.fee_minor);
 
 /** Pending -> Success: credits paid - fee to pending and announces payment.succeeded. */
-export function markSucceeded(deps: TransitionDeps, row: PaymentsTable, state: CollectionState): Promise<PaymentsTable | null> {
+export function markSucceeded(deps: TransitionContext, row: PaymentsTable, state: CollectionState): Promise<PaymentsTable | null> {
   const paidMinor = state.paidAmountMinor ?? row.amount_minor;
   return transition(
     deps,
@@ -101,7 +90,7 @@ export function markSucceeded(deps: TransitionDeps, row: PaymentsTable, state: C
 }
 
 /** Pending -> Failed with an UPPER_SNAKE reason; announces payment.failed. */
-export function markFailed(deps: TransitionDeps, row: PaymentsTable, reason: string): Promise<PaymentsTable | null> {
+export function markFailed(deps: TransitionContext, row: PaymentsTable, reason: string): Promise<PaymentsTable | null> {
   return transition(
     deps,
     row.transaction_ref,
@@ -125,7 +114,7 @@ export function markFailed(deps: TransitionDeps, row: PaymentsTable, reason: str
 }
 
 /** Pending -> Expired once its time passed; a collection never prepared is abandoned. Announces payment.expired. */
-export function markExpired(deps: TransitionDeps, row: PaymentsTable): Promise<PaymentsTable | null> {
+export function markExpired(deps: TransitionContext, row: PaymentsTable): Promise<PaymentsTable | null> {
   return transition(
     deps,
     row.transaction_ref,
@@ -153,7 +142,7 @@ export function markExpired(deps: TransitionDeps, row: PaymentsTable): Promise<P
  * Success -> Refund after the channel confirmed the refund of attempt `refundRef` (whose ledger
  * debit committed when the refund was accepted). Announces payment.refunded.
  */
-export function markRefunded(deps: TransitionDeps, row: PaymentsTable, refundRef: string, upstreamRefundRef: string) {
+export function markRefunded(deps: TransitionContext, row: PaymentsTable, refundRef: string, upstreamRefundRef: string) {
   return transition(
     deps,
     row.transaction_ref,
@@ -186,7 +175,7 @@ export function markRefunded(deps: TransitionDeps, row: PaymentsTable, refundRef
  * Recorded once per payment: a repeated callback finds the row and changes nothing.
  */
 export async function recordLatePayment(
-  deps: TransitionDeps,
+  deps: TransitionContext,
   row: PaymentsTable,
   state: CollectionState,
 ): Promise<LatePaymentsTable | null> {
@@ -221,7 +210,7 @@ export async function recordLatePayment(
 }
 
 /** Books late money the service keeps (for now) into suspense: clearing -> suspense. */
-export async function holdInSuspense(deps: TransitionDeps, trx: Executor, late: LatePaymentsTable): Promise<void> {
+export async function holdInSuspense(deps: TransitionContext, trx: Executor, late: LatePaymentsTable): Promise<void> {
   await deps.ledger.recordUnallocated(trx, {
     currency: late.currency as Currency,
     paidMinor: late.paid_amount_minor,

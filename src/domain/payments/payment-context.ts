@@ -1,5 +1,6 @@
-// What the payment module needs from the rest of the service, named by role so tests and the
-// bootstrap can hand in the real pieces without the module knowing how they are built.
+// PaymentContext: what the pay-in module is handed by the rest of the service (store, clock,
+// merchants, fees, ledger, channels, settings), named by role so tests and the bootstrap hand in
+// the real pieces without the module knowing how they are built.
 import type { Channel, SandboxPayer } from '../../channels/channel.js';
 import type { LedgerService } from '../../ledger/service.js';
 import type { Db } from '../../store/schema.js';
@@ -8,7 +9,7 @@ import type { FeeService } from '../fees.js';
 import type { Merchant, MerchantService } from '../../merchants/merchant-service.js';
 import type { Currency } from '../../core/money.js';
 import type { SecretBox } from '../../core/secrets.js';
-import type { WebhookUrlCheck } from './rules.js';
+import type { WebhookUrlCheck } from '../request-rules.js';
 
 /** How payments reach upstreams: which channel collects a new payment, and the channel of a stored one. */
 export interface PaymentChannels {
@@ -25,7 +26,7 @@ export interface PaymentLog {
   warn(details: object, message: string): void;
 }
 
-export interface PaymentDeps {
+export interface PaymentContext {
   readonly db: Db;
   readonly clock: Clock;
   /** Seals checkout tokens at rest. */

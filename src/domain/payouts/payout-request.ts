@@ -1,14 +1,11 @@
-// What a payout request must satisfy beyond its schema (contract section 2): currency and method
-// from the catalog, bankCode and account per currency and method, the amount within the merchant's
-// bounds, and the webhook URL. Field patterns live here so the route schema quotes one source.
-import crypto from 'node:crypto';
+// Step 1 of a payout's life: what a payout request must satisfy beyond its schema (contract
+// section 2) and the rules every request shares (request-rules.ts): the method from the payout
+// catalog, bankCode and account per currency and method. The route schema quotes these patterns.
 import { ifscBankKnown, isKnownBankCode, isValidIfsc } from '../banks/index.js';
 import { AppError, validationError } from '../../core/errors.js';
 import { requireMethod, type AmountBounds, type MethodSpec } from '../methods.js';
 import type { Currency, Minor } from '../../core/money.js';
-import { checkAmount, checkUrl, type WebhookUrlCheck } from '../payments/rules.js';
-
-export { requireCurrency } from '../payments/rules.js';
+import { canonicalRequestHash, checkAmount, checkWebhookUrl, type MerchantMode, type WebhookUrlCheck } from '../request-rules.js';
 
 /** A UPI virtual payment address: handle@provider. */
 export const VPA_PATTERN = /^[a-zA-Z0-9._-]{2,256}@[a-zA-Z]{2,64}$/;
@@ -108,21 +105,12 @@ export function buildPayoutDraft(
   currency: Currency,
   method: MethodSpec,
   bounds: AmountBounds,
-  mode: 'sandbox' | 'live',
+  mode: MerchantMode,
   webhookUrlCheck?: WebhookUrlCheck,
 ): PayoutDraft {
   const amountMinor = checkAmount(request.amount, bounds);
   const bankCode = checkBankCode(currency, method.method, request.bankCode);
-  let webhookUrl: string | null = null;
-  if (request.webhookUrl !== undefined) {
-    if (webhookUrlCheck) {
-      const problem = webhookUrlCheck(request.webhookUrl);
-      if (problem !== null) throw validationError('webhookUrl', problem);
-      webhookUrl = request.webhookUrl;
-    } else {
-      webhookUrl = checkUrl('webhookUrl', request.webhookUrl, mode);
-    }
-  }
+  const webhookUrl = checkWebhookUrl(request.webhookUrl, mode, webhookUrlCheck);
   return {
     merchantRef: request.merchantRef,
     currency,
@@ -137,9 +125,9 @@ export function buildPayoutDraft(
   };
 }
 
-/** sha256 of the request in canonical form (fixed field order, amount in minor units, NGN TRANSFER = BANK). */
+/** The request's identity for idempotency (amount in minor units, NGN TRANSFER = BANK). */
 export function payoutRequestHash(draft: PayoutDraft): string {
-  const canonical = JSON.stringify([
+  return canonicalRequestHash([
     'payout',
     draft.merchantRef,
     draft.currency,
@@ -152,7 +140,6 @@ export function payoutRequestHash(draft: PayoutDraft): string {
     draft.email,
     draft.webhookUrl,
   ]);
-  return crypto.createHash('sha256').update(canonical).digest('hex');
 }
 
 /** The last 4 characters of an account, for logs: full account numbers are never logged. */

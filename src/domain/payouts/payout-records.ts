@@ -1,9 +1,10 @@
 // How a payout row is shown: the merchant's record (status, fetch and every webhook body), the
 // initiate answer, and the operator's view. Amounts leave as major-unit numbers.
-import { isoFromMs } from '../../core/clock.js';
+import { isoFromMs, MS_PER_SECOND } from '../../core/clock.js';
 import { toMajor, type Currency } from '../../core/money.js';
-import { displayMethod } from './rules.js';
+import { displayMethod } from './payout-request.js';
 import type { PayoutStatus, PayoutsTable } from './payout-rows.js';
+
 
 /** The payout as status/fetch return it and as webhooks carry it (contract sections 4 and 8). */
 export interface PayoutRecord {
@@ -28,15 +29,8 @@ export interface PayoutRecord {
   readonly upstreamRef?: string;
 }
 
-export interface PayoutInitiateResult {
-  readonly transactionRef: string;
-  readonly merchantRef: string;
-  readonly method: string;
-  readonly currency: Currency;
-  readonly amount: number;
-  readonly fee: number;
-  readonly status: PayoutStatus;
-}
+/** The answer of payout/initiate: the record's identity, amounts and status. */
+export type PayoutInitiateResult = Pick<PayoutRecord, 'transactionRef' | 'merchantRef' | 'method' | 'currency' | 'amount' | 'fee' | 'status'>;
 
 export function payoutRecord(row: PayoutsTable): PayoutRecord {
   return {
@@ -66,15 +60,8 @@ export function payoutRecord(row: PayoutsTable): PayoutRecord {
  * progressed meanwhile answers its current status (the record is the same payout).
  */
 export function payoutInitiateResult(row: PayoutsTable): PayoutInitiateResult {
-  return {
-    transactionRef: row.transaction_ref,
-    merchantRef: row.merchant_ref,
-    method: displayMethod(row.currency, row.method),
-    currency: row.currency as Currency,
-    amount: toMajor(row.amount_minor),
-    fee: toMajor(row.fee_minor),
-    status: row.status,
-  };
+  const { transactionRef, merchantRef, method, currency, amount, fee, status } = payoutRecord(row);
+  return { transactionRef, merchantRef, method, currency, amount, fee, status };
 }
 
 /** What the operator sees of a payout: the record plus the job's bookkeeping. */
@@ -96,6 +83,6 @@ export function operatorView(row: PayoutsTable, nowMs: number): OperatorPayoutVi
     submitAttempts: Number(row.submit_attempts),
     queryAttempts: Number(row.query_attempts),
     ...(row.next_action_at_ms === null ? {} : { nextActionAt: isoFromMs(row.next_action_at_ms) }),
-    ageSeconds: Math.max(0, Math.floor((nowMs - Number(row.updated_at_ms)) / 1000)),
+    ageSeconds: Math.max(0, Math.floor((nowMs - Number(row.updated_at_ms)) / MS_PER_SECOND)),
   };
 }

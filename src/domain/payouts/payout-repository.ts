@@ -4,6 +4,7 @@
 import type { StoreKind } from '../../store/db.js';
 import type { Db, Executor } from '../../store/schema.js';
 import { withTransaction } from '../../store/transactions.js';
+import { LIVE_PAYOUT_STATUSES } from './payout-statuses.js';
 import type { PayoutsTable } from './payout-rows.js';
 
 export async function findPayoutByRef(db: Executor, transactionRef: string): Promise<PayoutsTable | undefined> {
@@ -46,7 +47,7 @@ export async function claimDuePayouts(db: Db, kind: StoreKind, nowMs: number, le
     executor
       .selectFrom('payouts')
       .selectAll()
-      .where('status', 'in', ['Initiated', 'Processing'])
+      .where('status', 'in', [...LIVE_PAYOUT_STATUSES])
       .where('next_action_at_ms', '<=', now)
       .where((eb) => eb.or([eb('locked_until_ms', 'is', null), eb('locked_until_ms', '<=', now)]))
       .orderBy('next_action_at_ms')
@@ -101,7 +102,7 @@ export async function releaseLease(db: Executor, transactionRef: string, lease: 
     .set({ locked_until_ms: null, next_action_at_ms: BigInt(nextActionAtMs), query_attempts: queryAttempts })
     .where('transaction_ref', '=', transactionRef)
     .where('locked_until_ms', '=', lease)
-    .where('status', 'in', ['Initiated', 'Processing'])
+    .where('status', 'in', [...LIVE_PAYOUT_STATUSES])
     .execute();
 }
 

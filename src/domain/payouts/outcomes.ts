@@ -1,0 +1,120 @@
+// Step 6 of a payout's life: its outcome. Every status update is guarded by the one transition
+// graph (payout-statuses.ts): Initiated -> Processing -> Success | Failed, or Initiated -> Failed.
+// A final transition is one transaction holding the conditional status update, the ledger's
+// completion or release of the reservation (ledger/payouts.ts) and the event (payout-events.ts), so
+// it happens once, completely, or not at all; a final status never changes again.
+import type { PayoutState } from '../../channels/channel.js';
+import { withTransaction } from '../../store/transactions.js';
+import { failureReasonOf } from '../failure-reasons.js';
+import { assertReservationOf } from './intake.js';
+import type { PayoutContext } from './payout-context.js';
+import { enqueuePayoutOutcome } from './payout-events.js';
+import { pollDelayMs } from './payout-limits.js';
+import { findPayoutByRef } from './payout-repository.js';
+import { assertTransition, statusesBefore } from './payout-statuses.js';
+import type { PayoutsTable } from './payout-rows.js';
+
+/** Initiated -> Processing: the upstream took the payout. The first poll is scheduled. */
+export async function markProcessing(ctx: PayoutContext, row: PayoutsTable, state: PayoutState): Promise<boolean> {
+  const nowMs = ctx.clock.nowMs();
+  const result = await ctx.db
+    .updateTable('payouts')
+    .set({
+      status: 'Processing',
+      upstream_ref: state.upstreamRef ?? row.upstream_ref,
+      query_attempts: 0n,
+      next_action_at_ms: BigInt(nowMs + pollDelayMs(0)),
+      updated_at_ms: BigInt(nowMs),
+    })
+    .where('transaction_ref', '=', row.transaction_ref)
+    .where('status', 'in', statusesBefore('Processing'))
+    .executeTakeFirst();
+  if (result.numUpdatedRows !== 1n) return false;
+  assertTransition(row.status, 'Processing', row.transaction_ref);
+  return true;
+}
+
+/**
+ * Initiated | Processing -> Success (the reservation completes: the money left) or Failed (the
+ * reservation is released back to available/credit), with payout.succeeded / payout.failed.
+ * Returns the final row, or null when the payout was already final (nothing done).
+ */
+export function markFinal(
+  ctx: PayoutContext,
+  row: PayoutsTable,
+  outcome: 'Success' | 'Failed',
+  state: Pick<PayoutState, 'upstreamRef' | 'failureReason'>,
+): Promise<PayoutsTable | null> {
+  return withTransaction(ctx.db, async (trx) => {
+    const nowMs = ctx.clock.nowMs();
+    const result = await trx
+      .updateTable('payouts')
+      .set({
+        status: outcome,
+        failure_reason: outcome === 'Failed' ? failureReasonOf(state.failureReason) : null,
+        upstream_ref: state.upstreamRef ?? row.upstream_ref,
+        next_action_at_ms: null,
+        locked_until_ms: null,
+        completed_at_ms: BigInt(nowMs),
+        updated_at_ms: BigInt(nowMs),
+      })
+      .where('transaction_ref', '=', row.transaction_ref)
+      .where('status', 'in', statusesBefore(outcome))
+      .executeTakeFirst();
+    if (result.numUpdatedRows !== 1n) return null;
+    assertTransition(row.status, outcome, row.transaction_ref);
+    const updated = await findPayoutByRef(trx, row.transaction_ref);
+    if (!updated) throw new Error(`payouts: ${row.transaction_ref} vanished inside its own transaction`);
+    // The ledger's half (ledger/payouts.ts): held -> paid out and fee revenue, or held -> back to the merchant.
+    const closed =
+      outcome === 'Success'
+        ? await ctx.ledger.completeReservation(trx, updated.transaction_ref)
+        : await ctx.ledger.releaseReservation(trx, updated.transaction_ref);
+    // The reservation closes with this transition and no other, so it was still held until now.
+    if (closed.replayed) throw new Error(`payouts: reservation of ${updated.transaction_ref} was closed before its payout became final`);
+    assertReservationOf(updated, closed);
+    await enqueuePayoutOutcome(trx, updated, nowMs);
+    return updated;
+  });
+}
+
+/**
+ * Applies what the upstream says about a payout: SUCCESS / FAILED make a live payout final,
+ * PROCESSING moves Initiated to Processing, UNKNOWN changes nothing. Safe to repeat.
+ */
+export async function applyUpstreamState(ctx: PayoutContext, row: PayoutsTable, state: PayoutState): Promise<void> {
+  switch (state.status) {
+    case 'SUCCESS':
+      await markFinal(ctx, row, 'Success', state);
+      return;
+    case 'FAILED':
+      await markFinal(ctx, row, 'Failed', state);
+      return;
+    case 'PROCESSING':
+      if (row.status === 'Initiated') await markProcessing(ctx, row, state);
+      return;
+    case 'UNKNOWN':
+      return;
+  }
+}
+
+/**
+ * News about a payout from a channel's callback: applied unless it names another channel or
+ * another upstream transfer than the payout's. Returns the payout afterwards, or null when unknown.
+ */
+export async function applyChannelNews(ctx: PayoutContext, transactionRef: string, state: PayoutState, fromChannel?: string): Promise<PayoutsTable | null> {
+  const row = await findPayoutByRef(ctx.db, transactionRef);
+  if (!row) {
+    ctx.log?.warn({ transactionRef, status: state.status }, 'payout news for an unknown payout; ignored');
+    return null;
+  }
+  const foreign =
+    (fromChannel !== undefined && fromChannel !== row.channel) ||
+    (row.upstream_ref !== null && state.upstreamRef !== undefined && row.upstream_ref !== state.upstreamRef);
+  if (foreign) {
+    ctx.log?.warn({ transactionRef, fromChannel, upstreamRef: state.upstreamRef }, 'payout news does not match the payout; ignored');
+    return row;
+  }
+  await applyUpstreamState(ctx, row, state);
+  return (await findPayoutByRef(ctx.db, transactionRef)) ?? null;
+}

@@ -1,0 +1,20 @@
+// Step 7 of a payout's life: its event. payout.succeeded or payout.failed goes to the outbox in
+// the transaction of the final status change, so it is never lost and never sent for a rollback.
+import type { Executor } from '../../store/schema.js';
+import { enqueueWebhookEvent } from '../../webhooks/outbox.js';
+import { payoutRecord } from './payout-records.js';
+import type { PayoutsTable } from './payout-rows.js';
+
+/** The webhook of a payout that just became final; the body is its status record. */
+export async function enqueuePayoutOutcome(trx: Executor, payout: PayoutsTable, nowMs: number): Promise<void> {
+  if (payout.status !== 'Success' && payout.status !== 'Failed') throw new Error(`payouts: no event for a payout in ${payout.status}`);
+  await enqueueWebhookEvent(trx, {
+    merchantId: payout.merchant_id,
+    type: payout.status === 'Success' ? 'payout.succeeded' : 'payout.failed',
+    resourceKind: 'payout',
+    resourceRef: payout.transaction_ref,
+    record: { ...payoutRecord(payout) },
+    webhookUrl: payout.webhook_url,
+    nowMs,
+  });
+}

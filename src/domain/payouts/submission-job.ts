@@ -1,0 +1,104 @@
+// Steps 4 and 5 of a payout's life: the submission job and what it does with each payout. It claims
+// due payouts with a lease in the database, so any number of workers may run it side by side, and
+// sends each payout upstream at most once per transactionRef: it asks before it ever sends again.
+import { UpstreamUnavailableError, type Channel, type PayoutState } from '../../channels/channel.js';
+import type { Currency } from '../../core/money.js';
+import { DEFAULT_JOB_CONCURRENCY, PooledJob } from '../../core/pooled-job.js';
+import { applyUpstreamState, markFinal, markProcessing } from './outcomes.js';
+import type { PayoutContext } from './payout-context.js';
+import { PAYOUT_JOB_MAX_IDLE_MS, PAYOUT_LEASE_MS, pollDelayMs, submitRetryDelayMs } from './payout-limits.js';
+import { claimDuePayouts, recordSubmitAttempt, releaseLease } from './payout-repository.js';
+import { maskAccount } from './payout-request.js';
+import type { PayoutsTable } from './payout-rows.js';
+
+/**
+ * The payout job: claims due payouts only for free slots, so each claimed payout is with the
+ * upstream at once and a slow upstream answer holds up that payout alone.
+ */
+export function payoutSubmissionJob(ctx: PayoutContext): PooledJob<PayoutsTable> {
+  const leaseMs = ctx.leaseMs ?? PAYOUT_LEASE_MS;
+  return new PooledJob({
+    name: 'payout-submissions',
+    idleIntervalMs: Math.min(ctx.idleIntervalMs ?? PAYOUT_JOB_MAX_IDLE_MS, PAYOUT_JOB_MAX_IDLE_MS),
+    concurrency: ctx.concurrency ?? DEFAULT_JOB_CONCURRENCY,
+    claim: (limit) => {
+      const nowMs = ctx.clock.nowMs();
+      return claimDuePayouts(ctx.db, ctx.storeKind, nowMs, nowMs + leaseMs, limit);
+    },
+    process: (row) => processClaimed(ctx, row),
+  });
+}
+
+/** One claimed payout: first submission, recovery of an unknown outcome, or a poll. */
+async function processClaimed(ctx: PayoutContext, row: PayoutsTable): Promise<void> {
+  const lease = row.locked_until_ms;
+  if (lease === null) throw new Error(`payouts: ${row.transaction_ref} reached the job without a lease`);
+  const channel = ctx.channels.byName(row.channel);
+  try {
+    if (row.status === 'Initiated' && row.submit_attempts === 0n) return await submit(ctx, row, channel, lease);
+    // It may have reached the upstream (an unanswered or crashed submission): ask before sending again.
+    const state = await channel.queryPayout(row.transaction_ref);
+    if (row.status === 'Initiated' && state.status === 'UNKNOWN') return await submit(ctx, row, channel, lease);
+    await applyAndReschedule(ctx, row, state, lease);
+  } catch (error) {
+    if (!(error instanceof UpstreamUnavailableError)) {
+      ctx.log?.warn({ err: error, transactionRef: row.transaction_ref }, 'payout job step failed; retried after the lease');
+      return;
+    }
+    await retryLater(ctx, row, lease);
+  }
+}
+
+async function submit(ctx: PayoutContext, row: PayoutsTable, channel: Channel, lease: bigint): Promise<void> {
+  // Committed before the request leaves: from here on, the upstream may have the payout.
+  if (!(await recordSubmitAttempt(ctx.db, row, lease))) return;
+  const submitted = { ...row, submit_attempts: row.submit_attempts + 1n };
+  let state: PayoutState;
+  try {
+    state = await channel.submitPayout({
+      transactionRef: row.transaction_ref,
+      currency: row.currency as Currency,
+      method: row.method,
+      amountMinor: row.amount_minor,
+      bankCode: row.bank_code,
+      account: row.account,
+      name: row.beneficiary_name,
+      phone: row.phone,
+      email: row.email,
+    });
+  } catch (error) {
+    if (error instanceof UpstreamUnavailableError) return retryLater(ctx, submitted, lease);
+    // Any other answer is the upstream's refusal at submission: Initiated -> Failed.
+    ctx.log?.warn(
+      { err: error, transactionRef: row.transaction_ref, account: maskAccount(row.account), channel: row.channel },
+      'upstream rejected a payout at submission; it fails',
+    );
+    await markFinal(ctx, submitted, 'Failed', { failureReason: 'UPSTREAM_REJECTED' });
+    return;
+  }
+  await applyAndReschedule(ctx, submitted, state, lease);
+}
+
+/** Applies the upstream's answer; a payout still in flight gets its next poll. */
+async function applyAndReschedule(ctx: PayoutContext, row: PayoutsTable, state: PayoutState, lease: bigint): Promise<void> {
+  if (state.status === 'SUCCESS' || state.status === 'FAILED') {
+    await applyUpstreamState(ctx, row, state);
+    return;
+  }
+  if (state.status === 'PROCESSING' && row.status === 'Initiated' && (await markProcessing(ctx, row, state))) {
+    await releaseLease(ctx.db, row.transaction_ref, lease, ctx.clock.nowMs() + pollDelayMs(0), 0n);
+    return;
+  }
+  if (state.status === 'UNKNOWN') {
+    ctx.log?.warn({ transactionRef: row.transaction_ref, status: row.status }, 'upstream does not know a payout it accepted; keeps polling');
+  }
+  const queries = row.query_attempts + 1n;
+  await releaseLease(ctx.db, row.transaction_ref, lease, ctx.clock.nowMs() + pollDelayMs(Number(queries)), queries);
+}
+
+/** The upstream did not answer: the outcome is unknown, so the next step is a query, after a backoff. */
+async function retryLater(ctx: PayoutContext, row: PayoutsTable, lease: bigint): Promise<void> {
+  const queries = row.query_attempts + 1n;
+  const delayMs = row.status === 'Processing' ? pollDelayMs(Number(queries)) : submitRetryDelayMs(Number(queries));
+  await releaseLease(ctx.db, row.transaction_ref, lease, ctx.clock.nowMs() + delayMs, queries);
+}
