@@ -74,11 +74,6 @@ export async function buildRuntime(config: Config, clock: Clock = systemClock, u
     idleIntervalMs: config.workerIdleMs,
   });
   const dispatcher = new WebhookDispatcher({ store, box, serviceKey, clock, config: config.webhooks, idleIntervalMs: config.workerIdleMs });
-  const settlement: Job = {
-    name: 'ledger-settlement',
-    idleIntervalMs: Math.max(config.workerIdleMs, 1000),
-    runOnce: async () => (await ledger.settlePending()).groups.length,
-  };
   const services: Services = {
     config,
     store,
@@ -96,7 +91,7 @@ export async function buildRuntime(config: Config, clock: Clock = systemClock, u
   };
   return {
     services,
-    jobs: [...Object.values(payments.jobs), ...Object.values(payouts.jobs), dispatcher.job, settlement],
+    jobs: [...Object.values(payments.jobs), ...Object.values(payouts.jobs), dispatcher.job, ledger.settlementJob(config.workerIdleMs)],
     close: async () => {
       // Upstream calls in flight finish and are applied; their rows would otherwise wait out their leases.
       await Promise.all([payments.closeJobs(), payouts.closeJobs()]);

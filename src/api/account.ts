@@ -2,8 +2,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { microsToNumber, type RateService } from '../domain/rates.js';
 import { isoFromMs } from '../core/clock.js';
-import { toMajor } from '../core/money.js';
 import { ok } from '../http/envelope.js';
+import { balanceView } from '../ledger/queries.js';
 import type { LedgerService } from '../ledger/service.js';
 import { merchantOf } from './merchant-request.js';
 import { CurrencyBody } from './schemas/currency.js';
@@ -32,15 +32,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = asy
     },
     async (request) => {
       const { currency } = request.body;
-      const b = await ledger.balances(merchantOf(request).id, currency);
-      return ok({
-        currency,
-        available: toMajor(b.available),
-        pending: toMajor(b.pending),
-        held: toMajor(b.held),
-        credit: toMajor(b.credit),
-        security: toMajor(b.security),
-      });
+      return ok(balanceView(currency, await ledger.balances(merchantOf(request).id, currency)));
     },
   );
 

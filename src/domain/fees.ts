@@ -7,7 +7,8 @@ import { AppError, validationError } from '../core/errors.js';
 import { DIRECTIONS, methodsFor, requireMethod, type AmountBounds, type Direction } from './methods.js';
 import { CURRENCIES, formatMinor, type Currency, type Minor } from '../core/money.js';
 import { merchantExists } from '../merchants/merchant-lookups.js';
-import type { Db } from '../store/schema.js';
+import type { Transaction } from 'kysely';
+import type { Database, Db } from '../store/schema.js';
 
 export interface FeeRule {
   readonly bps: bigint;
@@ -71,20 +72,23 @@ interface MerchantOverrides {
 
 const key = (currency: Currency, method: string, direction: Direction) => `${currency}|${method}|${direction}`;
 
-export interface FeeSetting {
+/** Which of a merchant's per-method settings: the key of both the fee and the limit tables. */
+export interface MethodSettingKey {
   readonly merchantId: string;
   readonly currency: Currency;
   readonly method: string;
   readonly direction: Direction;
+}
+
+type MethodSettingRowKey = { merchant_id: string; currency: Currency; method: string; direction: Direction };
+const METHOD_SETTING_KEY = ['merchant_id', 'currency', 'method', 'direction'] as const;
+
+export interface FeeSetting extends MethodSettingKey {
   readonly bps: bigint;
   readonly fixedMinor: Minor;
 }
 
-export interface LimitSetting {
-  readonly merchantId: string;
-  readonly currency: Currency;
-  readonly method: string;
-  readonly direction: Direction;
+export interface LimitSetting extends MethodSettingKey {
   readonly minMinor: Minor;
   readonly maxMinor: Minor;
 }
@@ -140,62 +144,48 @@ export class FeeService {
     requireMethod(setting.currency, setting.direction, setting.method);
     if (setting.bps < 0n || setting.bps > MAX_BPS) throw validationError('bps', `must be between 0 and ${MAX_BPS}`);
     if (setting.fixedMinor < 0n) throw validationError('fixed', 'must not be negative');
-    await this.assertMerchant(setting.merchantId);
-    const row = {
-      merchant_id: setting.merchantId,
-      currency: setting.currency,
-      method: setting.method,
-      direction: setting.direction,
-      bps: setting.bps,
-      fixed_minor: setting.fixedMinor,
-      updated_at_ms: BigInt(this.clock.nowMs()),
-    };
-    await this.db.transaction().execute(async (trx) => {
+    const details = { bps: Number(setting.bps), fixed: formatMinor(setting.fixedMinor) };
+    await this.saveMethodSetting(setting, { actor, action: 'fee.set', details }, async (trx, key, updatedAtMs) => {
+      const values = { bps: setting.bps, fixed_minor: setting.fixedMinor, updated_at_ms: updatedAtMs };
       await trx
         .insertInto('merchant_fees')
-        .values(row)
-        .onConflict((oc) =>
-          oc.columns(['merchant_id', 'currency', 'method', 'direction']).doUpdateSet({
-            bps: row.bps,
-            fixed_minor: row.fixed_minor,
-            updated_at_ms: row.updated_at_ms,
-          }),
-        )
+        .values({ ...key, ...values })
+        .onConflict((oc) => oc.columns(METHOD_SETTING_KEY).doUpdateSet(values))
         .execute();
-      const details = { currency: row.currency, method: row.method, direction: row.direction, bps: Number(row.bps), fixed: formatMinor(row.fixed_minor) };
-      await recordAudit(trx, { actor, action: 'fee.set', target: setting.merchantId, merchantId: setting.merchantId, details, nowMs: Number(row.updated_at_ms) });
     });
-    this.cache.delete(setting.merchantId);
   }
 
   async setLimits(setting: LimitSetting, actor: string): Promise<void> {
     requireMethod(setting.currency, setting.direction, setting.method);
     if (setting.minMinor <= 0n) throw validationError('min', 'must be positive');
     if (setting.maxMinor < setting.minMinor) throw validationError('max', 'must not be below min');
-    await this.assertMerchant(setting.merchantId);
-    const row = {
-      merchant_id: setting.merchantId,
-      currency: setting.currency,
-      method: setting.method,
-      direction: setting.direction,
-      min_minor: setting.minMinor,
-      max_minor: setting.maxMinor,
-      updated_at_ms: BigInt(this.clock.nowMs()),
-    };
-    await this.db.transaction().execute(async (trx) => {
+    const details = { min: formatMinor(setting.minMinor), max: formatMinor(setting.maxMinor) };
+    await this.saveMethodSetting(setting, { actor, action: 'limit.set', details }, async (trx, key, updatedAtMs) => {
+      const values = { min_minor: setting.minMinor, max_minor: setting.maxMinor, updated_at_ms: updatedAtMs };
       await trx
         .insertInto('merchant_limits')
-        .values(row)
-        .onConflict((oc) =>
-          oc.columns(['merchant_id', 'currency', 'method', 'direction']).doUpdateSet({
-            min_minor: row.min_minor,
-            max_minor: row.max_minor,
-            updated_at_ms: row.updated_at_ms,
-          }),
-        )
+        .values({ ...key, ...values })
+        .onConflict((oc) => oc.columns(METHOD_SETTING_KEY).doUpdateSet(values))
         .execute();
-      const details = { currency: row.currency, method: row.method, direction: row.direction, min: formatMinor(row.min_minor), max: formatMinor(row.max_minor) };
-      await recordAudit(trx, { actor, action: 'limit.set', target: setting.merchantId, merchantId: setting.merchantId, details, nowMs: Number(row.updated_at_ms) });
+    });
+  }
+
+  /**
+   * Writes one per-method setting of a merchant and its audit row in one transaction, then forgets
+   * the merchant's cached terms so the next payment reads the new ones.
+   */
+  private async saveMethodSetting(
+    setting: MethodSettingKey,
+    audit: { readonly actor: string; readonly action: string; readonly details: Record<string, unknown> },
+    write: (trx: Transaction<Database>, key: MethodSettingRowKey, updatedAtMs: bigint) => Promise<void>,
+  ): Promise<void> {
+    await this.assertMerchant(setting.merchantId);
+    const nowMs = this.clock.nowMs();
+    const key = { merchant_id: setting.merchantId, currency: setting.currency, method: setting.method, direction: setting.direction };
+    await this.db.transaction().execute(async (trx) => {
+      await write(trx, key, BigInt(nowMs));
+      const details = { currency: setting.currency, method: setting.method, direction: setting.direction, ...audit.details };
+      await recordAudit(trx, { actor: audit.actor, action: audit.action, target: setting.merchantId, merchantId: setting.merchantId, details, nowMs });
     });
     this.cache.delete(setting.merchantId);
   }

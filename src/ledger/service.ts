@@ -12,12 +12,16 @@ import * as payouts from './payouts.js';
 import { merchantBalances, merchantJournal, type Balances, type JournalEntry, type JournalQuery } from './queries.js';
 import { settleGroup, settlePending, type SettledGroup, type SettlementRun } from './settlement.js';
 import { withTransaction } from '../store/transactions.js';
+import type { Job } from '../core/worker.js';
 import { verifyLedger, type Violation } from './verify.js';
 
 export interface LedgerOptions {
   /** Settlement delay per currency; a currency not listed settles at the next run (sandbox default). */
   readonly settlementDelayMs?: Partial<Record<Currency, number>>;
 }
+
+/** Settlement runs on whole seconds of business time; asking more often finds nothing new. */
+const SETTLEMENT_MIN_IDLE_MS = 1000;
 
 export class LedgerService {
   private readonly db: Db;
@@ -77,6 +81,15 @@ export class LedgerService {
   }
 
   // Background job and operator tools: each in transactions of their own.
+
+  /** The background job that moves due pending lots to available; settles at most once a second. */
+  settlementJob(idleIntervalMs: number): Job {
+    return {
+      name: 'ledger-settlement',
+      idleIntervalMs: Math.max(idleIntervalMs, SETTLEMENT_MIN_IDLE_MS),
+      runOnce: async () => (await this.settlePending()).groups.length,
+    };
+  }
 
   settlePending(): Promise<SettlementRun> {
     return settlePending(this.db, this.ctx);

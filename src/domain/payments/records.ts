@@ -7,19 +7,12 @@ import { toMajor, type Currency } from '../../core/money.js';
 import type { CheckoutView, PaymentStatus } from './checkout-view.js';
 import { REFUND_WINDOW_MS } from './payment-limits.js';
 import type { PaymentsTable } from './payment-rows.js';
+import type { InitiateRequest } from './payment-request.js';
 
 /** The payment as status/fetch return it and as webhooks carry it (contract sections 4 and 8). */
-export interface PaymentRecord {
+export interface PaymentRecord extends Omit<InitiateRequest, 'currency'> {
   readonly transactionRef: string;
-  readonly merchantRef: string;
-  readonly method: string;
   readonly currency: Currency;
-  readonly amount: number;
-  readonly name: string;
-  readonly email: string;
-  readonly phone: string;
-  readonly redirectUrl: string;
-  readonly webhookUrl?: string;
   readonly status: PaymentStatus;
   /** What the payer paid; 0 until the payment succeeded. */
   readonly paidAmount: number;

@@ -1,7 +1,7 @@
 // The payment state machine's writes: Pending -> Success | Failed | Expired, Success -> Refund, and
 // late money. Each is one transaction holding the conditional status update, its ledger journal and
 // its webhook event, so a transition happens once, completely, or not at all.
-import { sql, type Transaction } from 'kysely';
+import { sql, type Transaction, type UpdateObject } from 'kysely';
 import type { CollectionState } from '../../channels/channel.js';
 import { withTransaction } from '../../store/transactions.js';
 import type { Database, Executor } from '../../store/schema.js';
@@ -49,6 +49,27 @@ async function transition(
   });
 }
 
+/**
+ * Ends a Pending payment with `changes`: it stops being reconciled and is completed now. Answers the
+ * rows changed, 0 when it had already left Pending (or, with onlyOnceExpired, had time left).
+ */
+async function endPending(
+  trx: Transaction<Database>,
+  transactionRef: string,
+  nowMs: number,
+  changes: UpdateObject<Database, 'payments'>,
+  options: { readonly onlyOnceExpired?: boolean } = {},
+): Promise<bigint> {
+  const result = await trx
+    .updateTable('payments')
+    .set({ ...changes, reconcile_at_ms: null, completed_at_ms: BigInt(nowMs), updated_at_ms: BigInt(nowMs) })
+    .where('transaction_ref', '=', transactionRef)
+    .where('status', '=', 'Pending')
+    .$if(options.onlyOnceExpired === true, (query) => query.where('expires_at_ms', '<=', BigInt(nowMs)))
+    .executeTakeFirst();
+  return result.numUpdatedRows;
+}
+
 /** The fee is fixed at creation; if the payer paid less than it, the merchant's net is zero, never negative. */
 const feeOnPaid = (row: PaymentsTable, paidMinor: Minor): Minor => (row.fee_minor > paidMinor ? paidMinor : row.fee_minor);
 
@@ -58,23 +79,13 @@ export function markSucceeded(deps: TransitionContext, row: PaymentsTable, state
   return transition(
     deps,
     row.transaction_ref,
-    async (trx, nowMs) => {
-      const result = await trx
-        .updateTable('payments')
-        .set({
-          status: 'Success',
-          paid_amount_minor: paidMinor,
-          fee_minor: feeOnPaid(row, paidMinor),
-          upstream_ref: state.upstreamRef,
-          reconcile_at_ms: null,
-          completed_at_ms: BigInt(nowMs),
-          updated_at_ms: BigInt(nowMs),
-        })
-        .where('transaction_ref', '=', row.transaction_ref)
-        .where('status', '=', 'Pending')
-        .executeTakeFirst();
-      return result.numUpdatedRows;
-    },
+    (trx, nowMs) =>
+      endPending(trx, row.transaction_ref, nowMs, {
+        status: 'Success',
+        paid_amount_minor: paidMinor,
+        fee_minor: feeOnPaid(row, paidMinor),
+        upstream_ref: state.upstreamRef,
+      }),
     async (trx, updated, nowMs) => {
       await deps.ledger.creditPayment(trx, {
         merchantId: updated.merchant_id,
@@ -94,21 +105,7 @@ export function markFailed(deps: TransitionContext, row: PaymentsTable, reason: 
   return transition(
     deps,
     row.transaction_ref,
-    async (trx, nowMs) => {
-      const result = await trx
-        .updateTable('payments')
-        .set({
-          status: 'Failed',
-          failure_reason: failureReasonOf(reason),
-          reconcile_at_ms: null,
-          completed_at_ms: BigInt(nowMs),
-          updated_at_ms: BigInt(nowMs),
-        })
-        .where('transaction_ref', '=', row.transaction_ref)
-        .where('status', '=', 'Pending')
-        .executeTakeFirst();
-      return result.numUpdatedRows;
-    },
+    (trx, nowMs) => endPending(trx, row.transaction_ref, nowMs, { status: 'Failed', failure_reason: failureReasonOf(reason) }),
     (trx, updated, nowMs) => announce(trx, updated, 'payment.failed', nowMs),
   );
 }
@@ -118,22 +115,17 @@ export function markExpired(deps: TransitionContext, row: PaymentsTable): Promis
   return transition(
     deps,
     row.transaction_ref,
-    async (trx, nowMs) => {
-      const result = await trx
-        .updateTable('payments')
-        .set({
+    (trx, nowMs) =>
+      endPending(
+        trx,
+        row.transaction_ref,
+        nowMs,
+        {
           status: 'Expired',
           collection_state: sql<CollectionStateColumn>`CASE WHEN collection_state = 'requested' THEN 'failed' ELSE collection_state END`,
-          reconcile_at_ms: null,
-          completed_at_ms: BigInt(nowMs),
-          updated_at_ms: BigInt(nowMs),
-        })
-        .where('transaction_ref', '=', row.transaction_ref)
-        .where('status', '=', 'Pending')
-        .where('expires_at_ms', '<=', BigInt(nowMs))
-        .executeTakeFirst();
-      return result.numUpdatedRows;
-    },
+        },
+        { onlyOnceExpired: true },
+      ),
     (trx, updated, nowMs) => announce(trx, updated, 'payment.expired', nowMs),
   );
 }

@@ -2,24 +2,14 @@
 // initiate answer, and the operator's view. Amounts leave as major-unit numbers.
 import { isoFromMs, MS_PER_SECOND } from '../../core/clock.js';
 import { toMajor, type Currency } from '../../core/money.js';
-import { displayMethod } from './payout-request.js';
+import { displayMethod, type PayoutInitiateRequest } from './payout-request.js';
 import type { PayoutStatus, PayoutsTable } from './payout-rows.js';
 
-
 /** The payout as status/fetch return it and as webhooks carry it (contract sections 4 and 8). */
-export interface PayoutRecord {
+export interface PayoutRecord extends Omit<PayoutInitiateRequest, 'currency'> {
   readonly transactionRef: string;
-  readonly merchantRef: string;
-  readonly method: string;
   readonly currency: Currency;
-  readonly amount: number;
   readonly fee: number;
-  readonly bankCode?: string;
-  readonly name: string;
-  readonly account: string;
-  readonly phone: string;
-  readonly email: string;
-  readonly webhookUrl?: string;
   readonly status: PayoutStatus;
   readonly createdAt: string;
   readonly updatedAt: string;
