@@ -13,6 +13,7 @@ import {
 import type { PaymentService } from '../domain/payments/service.js';
 import { ok } from '../http/envelope.js';
 import { merchantOf } from './merchant-request.js';
+import { registerRecordLookup } from './record-lookup.js';
 import { CurrencyBody, CurrencyField } from './schemas/currency.js';
 import { PayInMethod } from './schemas/enums.js';
 import { PaymentInitiateResult, PaymentMethods, PaymentRecord, PaymentRefundResult } from './schemas/payment.js';
@@ -70,29 +71,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
     async (request) => ok(await payments.initiate(merchantOf(request), request.body)),
   );
 
-  const statusRoute = {
-    config: { changesState: false },
-    schema: {
-      tags: ['payment'],
-      security: MERCHANT_SECURITY,
-      body: StatusBody,
-      response: { 200: SuccessEnvelope(ref(PaymentRecord), 'The payment record.'), ...merchantErrors, 404: notFound('payment') },
-    },
-  };
-  for (const path of ['/payment/status', '/payment/fetch'] as const) {
-    app.post(
-      path,
-      {
-        ...statusRoute,
-        schema: {
-          ...statusRoute.schema,
-          operationId: path === '/payment/status' ? 'paymentStatus' : 'paymentFetch',
-          summary: path === '/payment/status' ? 'A payment by transactionRef or merchantRef' : 'Same as payment/status (the original provider\'s name)',
-        },
-      },
-      async (request) => ok(await payments.status(merchantOf(request), request.body)),
-    );
-  }
+  registerRecordLookup(app, { kind: 'payment', record: PaymentRecord, body: StatusBody, lookup: (merchant, body) => payments.status(merchant, body) });
 
   app.post(
     '/payment/refund',

@@ -14,11 +14,12 @@ import { ACCOUNT_MAX_LENGTH, BANK_CODE_MAX_LENGTH } from '../domain/payouts/payo
 import type { PayoutService } from '../domain/payouts/service.js';
 import { ok } from '../http/envelope.js';
 import { merchantOf } from './merchant-request.js';
+import { registerRecordLookup } from './record-lookup.js';
 import { CurrencyField } from './schemas/currency.js';
 import { PayoutMethod } from './schemas/enums.js';
 import { PayoutInitiateResult, PayoutRecord } from './schemas/payout.js';
 import { merchantRefField, statusBody } from './schemas/references.js';
-import { errorResponse, MERCHANT_SECURITY, merchantErrors, notFound, SuccessEnvelope } from './schemas/responses.js';
+import { errorResponse, MERCHANT_SECURITY, merchantErrors, SuccessEnvelope } from './schemas/responses.js';
 import { ref } from './schemas/shared.js';
 
 const MerchantRef = merchantRefField('payouts', 'wd-10023');
@@ -87,21 +88,5 @@ export const payoutRoutes: FastifyPluginAsyncTypebox<PayoutRouteOptions> = async
     async (request) => ok(await payouts.initiate(merchantOf(request), request.body)),
   );
 
-  for (const path of ['/payout/status', '/payout/fetch'] as const) {
-    app.post(
-      path,
-      {
-        config: { changesState: false },
-        schema: {
-          operationId: path === '/payout/status' ? 'payoutStatus' : 'payoutFetch',
-          tags: ['payout'],
-          summary: path === '/payout/status' ? 'A payout by transactionRef or merchantRef' : "Same as payout/status (the original provider's name)",
-          security: MERCHANT_SECURITY,
-          body: StatusBody,
-          response: { 200: SuccessEnvelope(ref(PayoutRecord), 'The payout record.'), ...merchantErrors, 404: notFound('payout') },
-        },
-      },
-      async (request) => ok(await payouts.status(merchantOf(request), request.body)),
-    );
-  }
+  registerRecordLookup(app, { kind: 'payout', record: PayoutRecord, body: StatusBody, lookup: (merchant, body) => payouts.status(merchant, body) });
 };

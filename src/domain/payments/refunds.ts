@@ -6,7 +6,7 @@
 // channel refuses, the debit is given back. Two refund calls for one payment refund it once.
 import { UpstreamUnavailableError } from '../../channels/channel.js';
 import { withTransaction } from '../../store/transactions.js';
-import { sleep, systemClock } from '../../core/clock.js';
+import { monotonicMs, sleep } from '../../core/clock.js';
 import { AppError, notFound } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { Currency } from '../../core/money.js';
@@ -134,7 +134,7 @@ export class Refunds {
   /** Another call is refunding this payment: wait for its outcome, or take over once its lease ran out. */
   private async awaitOutcome(first: PaymentsTable): Promise<PaymentsTable> {
     // A real-time wait for the other call's channel answer, so the system clock and not the business clock.
-    const deadlineMs = systemClock.nowMs() + REFUND_IN_FLIGHT_WAIT_MS;
+    const deadlineMs = monotonicMs() + REFUND_IN_FLIGHT_WAIT_MS;
     let row = first;
     for (;;) {
       if (row.status === 'Refund') return row;
@@ -142,7 +142,7 @@ export class Refunds {
       if (row.refund_state !== 'requested') throw new Error(`payments: refund of ${row.transaction_ref} left in state ${row.refund_state}`);
       const leaseOver = row.refund_next_at_ms !== null && Number(row.refund_next_at_ms) <= this.deps.clock.nowMs();
       if (leaseOver && (await claimRefund(this.deps.db, row, this.deps.clock.nowMs() + CLAIM_LEASE_MS))) return this.submit(claimedCopy(row));
-      if (systemClock.nowMs() >= deadlineMs) throw stillWithChannel();
+      if (monotonicMs() >= deadlineMs) throw stillWithChannel();
       await sleep(IN_FLIGHT_POLL_INTERVAL_MS);
       row = (await findByRef(this.deps.db, row.transaction_ref))!;
     }

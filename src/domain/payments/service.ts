@@ -18,7 +18,7 @@ import { requestCollection } from './collections.js';
 import type { PaymentContext } from './payment-context.js';
 import { HeldMoneyService } from './held-money.js';
 import { latePaymentsDue, returnLatePayment } from './late-payments.js';
-import { sleep, systemClock } from '../../core/clock.js';
+import { monotonicMs, sleep } from '../../core/clock.js';
 import { paymentJobs, type PaymentJobs } from './payment-jobs.js';
 import {
   EXPIRY_CONFIRM_GRACE_MS,
@@ -64,7 +64,7 @@ async function untilAnswered(deadlineMs: number, call: () => Promise<void>): Pro
       return await call();
     } catch (error) {
       if (!(error instanceof UpstreamUnavailableError)) throw error;
-      if (systemClock.nowMs() >= deadlineMs) throw new AppError('UNAVAILABLE', 'The sandbox bank did not answer; retry shortly.');
+      if (monotonicMs() >= deadlineMs) throw new AppError('UNAVAILABLE', 'The sandbox bank did not answer; retry shortly.');
       await sleep(IN_FLIGHT_POLL_INTERVAL_MS);
     }
   }
@@ -288,7 +288,7 @@ export class PaymentService implements CheckoutSource {
   private async completeAsPayer(first: PaymentsTable, outcome: SandboxOutcome): Promise<PaymentsTable> {
     if (first.status !== 'Pending' && first.status !== 'Expired') return first;
     // The bank answers in real time, so the deadline is on the system clock, not the business clock.
-    const deadlineMs = systemClock.nowMs() + SANDBOX_COMPLETE_TIMEOUT_MS;
+    const deadlineMs = monotonicMs() + SANDBOX_COMPLETE_TIMEOUT_MS;
     const row = first.status === 'Pending' ? await this.ensureCollection(first, deadlineMs) : first;
     if (row.collection_state !== 'ready') return row;
     await untilAnswered(deadlineMs, () => this.payAtBank(row, outcome));
@@ -311,7 +311,7 @@ export class PaymentService implements CheckoutSource {
     let row = first;
     while (row.status === 'Pending' && row.collection_state === 'requested') {
       if (Number(row.collection_next_at_ms) <= this.deps.clock.nowMs()) await requestCollection(this.deps, row);
-      else if (systemClock.nowMs() >= deadlineMs) throw new AppError('UNAVAILABLE', 'The payment is still being prepared; retry shortly.');
+      else if (monotonicMs() >= deadlineMs) throw new AppError('UNAVAILABLE', 'The payment is still being prepared; retry shortly.');
       else await sleep(IN_FLIGHT_POLL_INTERVAL_MS);
       row = (await findByRef(this.deps.db, row.transaction_ref))!;
     }
