@@ -3,7 +3,7 @@
 // each module defines beside the service they drive.
 // Shared by the server (main.ts), the operator CLI and the tests, so all see the same wiring.
 import type { Config } from './config.js';
-import { ChannelRegistry } from './channels/registry.js';
+import { ChannelRegistry } from './connectors/registry.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { FeeService } from './domain/fees.js';
 import { MerchantService } from './merchants/merchant-service.js';

@@ -1,7 +1,7 @@
 // Every setting of the service, typed and read once from the environment.
 // Nothing else reads process.env, so what the service can be told is all here.
 import path from 'node:path';
-import { simulatorConfigFromEnv, type SimulatorConfig } from './channels/simulator/config.js';
+import { simulatorConfigFromEnv, type SimulatorConfig } from './connectors/simulator/config.js';
 import { webhookConfigFromEnv, type WebhookConfig } from './webhooks/ssrf.js';
 import { envBool as bool, envInt as int, type Env } from './core/env.js';
 import { DEFAULT_JOB_CONCURRENCY } from './core/pooled-job.js';

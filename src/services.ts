@@ -1,6 +1,6 @@
 // The service container: everything main.ts builds once and hands to the HTTP app, the workers
 // and the CLI. Modules receive what they need from here instead of constructing their own.
-import type { ChannelRegistry } from './channels/registry.js';
+import type { ChannelRegistry } from './connectors/registry.js';
 import type { Config } from './config.js';
 import type { Clock } from './core/clock.js';
 import type { FeeService } from './domain/fees.js';

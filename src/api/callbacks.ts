@@ -4,7 +4,7 @@
 import { Type } from '@sinclair/typebox';
 import { Text } from '../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Channel, PayoutState } from '../channels/channel.js';
+import type { Channel, PayoutState } from '../connectors/channel.js';
 import type { PaymentService } from '../domain/payments/service.js';
 import { ok } from '../http/envelope.js';
 

@@ -1,6 +1,6 @@
 // The "how to pay" part of the checkout page, one template per kind of collection instructions.
 // Every value comes from the channel or the merchant and goes through `html`, which escapes it.
-import type { CollectionInstructions } from '../channels/channel.js';
+import type { CollectionInstructions } from '../connectors/channel.js';
 import type { CheckoutView } from '../domain/payments/checkout-view.js';
 import { formatAmount, groupDigits, maskPhone, plainAmount } from './format.js';
 import { html, type SafeHtml } from './html.js';

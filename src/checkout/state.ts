@@ -1,7 +1,7 @@
 // What the payer is shown for a payment at one instant: the status the page acts on (a pending
 // payment past its expiry is shown as expired, as the contract's 30-minute limit says) and the
 // status endpoint's JSON, which the page's script polls.
-import type { CollectionInstructions } from '../channels/channel.js';
+import type { CollectionInstructions } from '../connectors/channel.js';
 import type { CheckoutView, PaymentStatus } from '../domain/payments/checkout-view.js';
 import { returnUrl, safeRedirectUrl } from './format.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/core/errors.js';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, EVENT_ID_HEADER } from '../../src/channels/simulator/protocol.js';
-import { UpstreamUnavailableError } from '../../src/channels/channel.js';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, EVENT_ID_HEADER } from '../../src/simulator/protocol.js';
+import { UpstreamUnavailableError } from '../../src/connectors/channel.js';
 import { CallbackReceiver, collectionRequest, eventually, startHarness, type Harness, type ReceivedCallback } from './harness.js';
 
 describe('callbacks from the simulated bank', () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/core/errors.js';
-import { crc16Ccitt } from '../../src/channels/simulator/qris.js';
-import { nubanCheckDigit } from '../../src/channels/simulator/instructions.js';
-import { SimulatorRejectedError } from '../../src/channels/simulator/channel.js';
+import { crc16Ccitt } from '../../src/simulator/qris.js';
+import { nubanCheckDigit } from '../../src/simulator/instructions.js';
+import { SimulatorRejectedError } from '../../src/connectors/simulator/flows.js';
 import type { Currency } from '../../src/core/money.js';
 import { collectionRequest, eventually, startHarness, type Harness } from './harness.js';
 

@@ -2,9 +2,9 @@
 // callback receiver standing in for the service; all on one manual clock.
 import http from 'node:http';
 import { ManualClock } from '../../src/core/clock.js';
-import { SimulatorChannel } from '../../src/channels/simulator/channel.js';
-import { startSimulator, type SimulatorHandle } from '../../src/channels/simulator/server.js';
-import type { CreateCollectionRequest, PayoutSubmission } from '../../src/channels/channel.js';
+import { SimulatorChannel } from '../../src/connectors/simulator/flows.js';
+import { startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
+import type { CreateCollectionRequest, PayoutSubmission } from '../../src/connectors/channel.js';
 import type { Currency } from '../../src/core/money.js';
 import { newId } from '../../src/core/ids.js';
 

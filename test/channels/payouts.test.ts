@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { UpstreamUnavailableError } from '../../src/channels/channel.js';
-import { SimulatorChannel, SimulatorRejectedError } from '../../src/channels/simulator/channel.js';
+import { UpstreamUnavailableError } from '../../src/connectors/channel.js';
+import { SimulatorChannel, SimulatorRejectedError } from '../../src/connectors/simulator/flows.js';
 import { CHANNEL_TIMEOUT_MS, eventually, payoutSubmission, startHarness, type Harness } from './harness.js';
 
 describe('payouts at the simulated bank (contract section 11)', () => {

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChannelRegistry, callbackPath } from '../../src/channels/registry.js';
-import { simulatorConfigFromEnv, standaloneConfigFromEnv } from '../../src/channels/simulator/config.js';
-import { startSimulator } from '../../src/channels/simulator/server.js';
+import { ChannelRegistry, callbackPath } from '../../src/connectors/registry.js';
+import { simulatorConfigFromEnv, standaloneConfigFromEnv } from '../../src/connectors/simulator/config.js';
+import { startSimulator } from '../../src/simulator/server.js';
 import { loadConfig, MAX_UPSTREAM_TIMEOUT_MS } from '../../src/config.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { PAYOUT_LEASE_MS } from '../../src/domain/payouts/payout-limits.js';

@@ -1,7 +1,7 @@
 // Checkout views for every kind of collection instructions, and an in-memory CheckoutSource: a test
 // double of the payment service (not of any database) for the page's unit tests.
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { CollectionInstructions } from '../../src/channels/channel.js';
+import type { CollectionInstructions } from '../../src/connectors/channel.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { AppError } from '../../src/core/errors.js';
 import type { CheckoutSource, CheckoutView } from '../../src/domain/payments/checkout-view.js';

@@ -2,7 +2,7 @@
 // channel-supplied string can inject markup, the security headers, 404s and the sandbox action's CSRF guard.
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import type { CollectionInstructions } from '../../src/channels/channel.js';
+import type { CollectionInstructions } from '../../src/connectors/channel.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { escapeHtml } from '../../src/checkout/html.js';
 import { formatAmount, maskPhone, returnUrl } from '../../src/checkout/format.js';

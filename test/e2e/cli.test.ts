@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentClient, type MerchantKey } from '../../sdk/src/index.js';
 import { startTestServer, TEST_ADMIN_TOKEN, TEST_SECRET_KEY, type TestServer } from '../helpers/server.js';
 import { collectionReady, drain, initiateBody, jobsOf, paidPayment } from '../payments/api-helpers.js';
-import { publishedSimulatorFile } from '../../src/channels/simulator/published.js';
+import { publishedSimulatorFile } from '../../src/connectors/simulator/published.js';
 import { fund, magicAccount, payoutBody, until } from '../payouts/helpers.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

@@ -2,8 +2,8 @@
 // simulator: sandbox completion, callbacks (duplicate, late, forged), expiry and late money, and
 // refunds with their window, their methods and their idempotency.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signCallback, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../src/channels/simulator/protocol.js';
-import type { SimulatorFaults } from '../../src/channels/simulator/faults.js';
+import { signCallback, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../src/simulator/protocol.js';
+import type { SimulatorFaults } from '../../src/simulator/faults.js';
 import { startTestServer, type TestMerchant, type TestServer } from '../helpers/server.js';
 import { collectionReady, drain, entriesOf, eventsOf, fund, initiateBody, jobsOf, paidPayment, pause } from './api-helpers.js';
 

@@ -2,9 +2,9 @@
 // manual clock, and the real callback route on a small HTTP server so the simulator's signed
 // callbacks arrive exactly as in production. Used by the service-level payment tests.
 import Fastify, { type FastifyInstance } from 'fastify';
-import { ChannelRegistry } from '../../src/channels/registry.js';
-import { SimulatorChannel } from '../../src/channels/simulator/channel.js';
-import { startSimulator, type SimulatorHandle } from '../../src/channels/simulator/server.js';
+import { ChannelRegistry } from '../../src/connectors/registry.js';
+import { SimulatorChannel } from '../../src/connectors/simulator/flows.js';
+import { startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
 import { callbackRoutes } from '../../src/api/callbacks.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { FeeService } from '../../src/domain/fees.js';

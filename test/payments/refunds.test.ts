@@ -1,7 +1,7 @@
 // Refunds at service level (contract section 10): money is debited before the channel is asked and
 // never twice; a lost channel answer is retried until it comes; a refusal gives the money back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Channel } from '../../src/channels/channel.js';
+import type { Channel } from '../../src/connectors/channel.js';
 import { AppError } from '../../src/core/errors.js';
 import type { Merchant } from '../../src/merchants/merchant-service.js';
 import { findByRef } from '../../src/domain/payments/repository.js';

@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import readline from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startSimulator, type SimulatorHandle } from '../../src/channels/simulator/server.js';
+import { startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
 import { startTestServer, TEST_ADMIN_TOKEN, TEST_SECRET_KEY, type TestMerchant, type TestServer } from '../helpers/server.js';
 import { usingPostgres } from '../helpers/store.js';
 import { pause } from '../payments/api-helpers.js';

@@ -1,7 +1,7 @@
 // Helpers of the payout tests: valid request bodies per currency and method, funding through the
 // ledger's operator adjustment, and waiting for a payout to reach a status.
 import type { Currency, PayoutInitiateRequest, PayoutMethod, PayoutRecord } from '../../sdk/src/index.js';
-import type { SimulatorFaults, SimulatorStats } from '../../src/channels/simulator/faults.js';
+import type { SimulatorFaults, SimulatorStats } from '../../src/simulator/faults.js';
 import type { TestMerchant, TestServer } from '../helpers/server.js';
 import { newMerchantRef, pause } from '../payments/api-helpers.js';
 

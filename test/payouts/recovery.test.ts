@@ -2,7 +2,7 @@
 // runs by hand (no background worker), and a "crash" is a row left claimed with submit_attempts
 // raised whose lease then runs out. The job must ask the upstream before it ever sends again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UpstreamUnavailableError } from '../../src/channels/channel.js';
+import { UpstreamUnavailableError } from '../../src/connectors/channel.js';
 import { startTestServer, type TestMerchant, type TestServer } from '../helpers/server.js';
 import { fund, payoutBody, stats } from './helpers.js';
 import { PAYOUT_LEASE_MS } from '../../src/domain/payouts/payout-limits.js';

@@ -1,6 +1,6 @@
 // What the hosted checkout page shows and polls: the payment as the payer may see it. Built by the
 // payment service from a checkout token; carries nothing a payer should not read.
-import type { CollectionInstructions } from '../../channels/channel.js';
+import type { CollectionInstructions } from '../../connectors/channel.js';
 
 export const PAYMENT_STATUSES = ['Pending', 'Success', 'Failed', 'Expired', 'Refund'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];

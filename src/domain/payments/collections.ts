@@ -1,7 +1,7 @@
 // Asking the channel for a payment's collection (virtual account, QR payload, reference code) in
 // the background, so payment/initiate never waits on an upstream: claimed per row, retried with
 // backoff while the channel is unavailable, and the payment fails if the channel refuses it.
-import { UpstreamUnavailableError } from '../../channels/channel.js';
+import { UpstreamUnavailableError } from '../../connectors/channel.js';
 import type { Currency } from '../../core/money.js';
 import type { PaymentContext } from './payment-context.js';
 import { CLAIM_LEASE_MS, collectionRetryDelayMs, FIRST_RECONCILE_AFTER_MS } from './payment-limits.js';

@@ -1,6 +1,6 @@
 // Held money: late payments the service kept in suspense (not refundable, or the channel refused),
 // listed for the operator and resolved once, either returned to the payer or credited to the merchant.
-import { UpstreamUnavailableError } from '../../channels/channel.js';
+import { UpstreamUnavailableError } from '../../connectors/channel.js';
 import { withTransaction } from '../../store/transactions.js';
 import type { Executor } from '../../store/schema.js';
 import { enqueueWebhookEvent } from '../../webhooks/outbox.js';

@@ -1,7 +1,7 @@
 // Late money (contract section 3): a payment paid after it expired stays Expired. Where the method
 // has upstream refunds the money goes back to the payer through the channel; where it has not, or
 // the channel refuses, it is held in the ledger's suspense account for the operator.
-import { UpstreamUnavailableError } from '../../channels/channel.js';
+import { UpstreamUnavailableError } from '../../connectors/channel.js';
 import { withTransaction } from '../../store/transactions.js';
 import type { Executor } from '../../store/schema.js';
 import type { PaymentContext } from './payment-context.js';

@@ -1,7 +1,7 @@
 // PaymentContext: what the pay-in module is handed by the rest of the service (store, clock,
 // merchants, fees, ledger, channels, settings), named by role so tests and the bootstrap hand in
 // the real pieces without the module knowing how they are built.
-import type { Channel, SandboxPayer } from '../../channels/channel.js';
+import type { Channel, SandboxPayer } from '../../connectors/channel.js';
 import type { LedgerService } from '../../ledger/service.js';
 import type { Db } from '../../store/schema.js';
 import type { Clock } from '../../core/clock.js';

@@ -2,7 +2,7 @@
 // overdue is replaced by a query (backing off from 2 to 10 minutes, and always one at expiry); at
 // expiry the channel has the last word before the payment becomes Expired, so a payment paid in
 // time whose callback was lost is never expired.
-import { UpstreamUnavailableError, type CollectionState } from '../../channels/channel.js';
+import { UpstreamUnavailableError, type CollectionState } from '../../connectors/channel.js';
 import type { PaymentContext } from './payment-context.js';
 import {
   EXPIRY_CONFIRM_GRACE_MS,

@@ -1,6 +1,6 @@
 // How a payment row is shown: the merchant's record (status, fetch and every webhook body), the
 // initiate and refund answers, and the payer's checkout view. Amounts leave as major-unit numbers.
-import type { CollectionInstructions } from '../../channels/channel.js';
+import type { CollectionInstructions } from '../../connectors/channel.js';
 import { isoFromMs } from '../../core/clock.js';
 import { findMethod } from '../methods.js';
 import { toMajor, type Currency } from '../../core/money.js';

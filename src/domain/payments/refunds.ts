@@ -4,7 +4,7 @@
 // is therefore never sent upstream without its debit. If the channel's answer is lost, the same
 // refund is asked again (the channel keys refunds by transactionRef) until it answers; if the
 // channel refuses, the debit is given back. Two refund calls for one payment refund it once.
-import { UpstreamUnavailableError } from '../../channels/channel.js';
+import { UpstreamUnavailableError } from '../../connectors/channel.js';
 import { withTransaction } from '../../store/transactions.js';
 import { monotonicMs, sleep } from '../../core/clock.js';
 import { AppError, notFound } from '../../core/errors.js';

@@ -7,7 +7,7 @@
 // changes with their ledger entry, ledger/payments.ts, and event), reconciler.ts (overdue callbacks,
 // expiry), refunds.ts, late-payments.ts, held-money.ts, payment-jobs.ts (the jobs that drive this
 // service), payment-limits.ts (every limit and schedule), payment-context.ts (what it is handed).
-import { UpstreamUnavailableError, type CollectionState } from '../../channels/channel.js';
+import { UpstreamUnavailableError, type CollectionState } from '../../connectors/channel.js';
 import { AppError, notFound } from '../../core/errors.js';
 import type { Merchant } from '../../merchants/merchant-service.js';
 import { newId } from '../../core/ids.js';

@@ -2,7 +2,7 @@
 // late money. Each is one transaction holding the conditional status update, its ledger journal and
 // its webhook event, so a transition happens once, completely, or not at all.
 import { sql, type Transaction, type UpdateObject } from 'kysely';
-import type { CollectionState } from '../../channels/channel.js';
+import type { CollectionState } from '../../connectors/channel.js';
 import { withTransaction } from '../../store/transactions.js';
 import type { Database, Executor } from '../../store/schema.js';
 import { enqueueWebhookEvent } from '../../webhooks/outbox.js';

@@ -3,7 +3,7 @@
 // A final transition is one transaction holding the conditional status update, the ledger's
 // completion or release of the reservation (ledger/payouts.ts) and the event (payout-events.ts), so
 // it happens once, completely, or not at all; a final status never changes again.
-import type { PayoutState } from '../../channels/channel.js';
+import type { PayoutState } from '../../connectors/channel.js';
 import { withTransaction } from '../../store/transactions.js';
 import { failureReasonOf } from '../failure-reasons.js';
 import { assertReservationOf } from './intake.js';

@@ -1,6 +1,6 @@
 // PayoutContext: what the payout module is handed by the rest of the service (store, clock, fees,
 // ledger, channels, settings), named by role so the bootstrap and tests hand in the real pieces.
-import type { Channel } from '../../channels/channel.js';
+import type { Channel } from '../../connectors/channel.js';
 import type { Clock } from '../../core/clock.js';
 import type { Currency } from '../../core/money.js';
 import type { LedgerService } from '../../ledger/service.js';

@@ -1,6 +1,6 @@
 // The operator's tools on payouts: the listing of payouts stuck in Processing, one payout with the
 // job's bookkeeping, and a forced status query that applies the upstream's answer but never submits.
-import { UpstreamUnavailableError, type PayoutState } from '../../channels/channel.js';
+import { UpstreamUnavailableError, type PayoutState } from '../../connectors/channel.js';
 import { MS_PER_SECOND } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import { applyUpstreamState } from './outcomes.js';

@@ -14,7 +14,7 @@
 //
 // Beside them: payout-records.ts (how a payout is shown), payout-repository.ts (reads and leases),
 // payout-operator.ts (stuck listing, forced query), payout-context.ts (what the module is handed).
-import type { PayoutState } from '../../channels/channel.js';
+import type { PayoutState } from '../../connectors/channel.js';
 import { notFound } from '../../core/errors.js';
 import type { PooledJob } from '../../core/pooled-job.js';
 import type { Merchant } from '../../merchants/merchant-service.js';

@@ -1,7 +1,7 @@
 // Steps 4 and 5 of a payout's life: the submission job and what it does with each payout. It claims
 // due payouts with a lease in the database, so any number of workers may run it side by side, and
 // sends each payout upstream at most once per transactionRef: it asks before it ever sends again.
-import { UpstreamUnavailableError, type Channel, type PayoutState } from '../../channels/channel.js';
+import { UpstreamUnavailableError, type Channel, type PayoutState } from '../../connectors/channel.js';
 import type { Currency } from '../../core/money.js';
 import { DEFAULT_JOB_CONCURRENCY, PooledJob } from '../../core/pooled-job.js';
 import { applyUpstreamState, markFinal, markProcessing } from './outcomes.js';

@@ -1,7 +1,7 @@
 // The simulator's wire format, shared by its server and by SimulatorChannel: paths, headers, JSON
 // shapes, and the callback signature. Amounts travel as decimal strings of minor units (exact bigints).
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { CollectionInstructions, UpstreamCollectionStatus, UpstreamPayoutStatus } from '../channel.js';
+import type { CollectionInstructions, UpstreamCollectionStatus, UpstreamPayoutStatus } from '../connectors/channel.js';
 
 export const API_KEY_HEADER = 'x-sim-key';
 export const SIGNATURE_HEADER = 'x-sim-signature';

@@ -1,7 +1,7 @@
 // What each simulated method asks the payer to do: UPI intents, Nigerian one-time virtual accounts,
 // Indonesian bank VAs, QRIS, e-wallet prompts, Fawry codes; plus which methods the "bank" offers.
-import { formatMinor, type Currency, type Minor } from '../../core/money.js';
-import type { CollectionInstructions } from '../channel.js';
+import { formatMinor, type Currency, type Minor } from '../core/money.js';
+import type { CollectionInstructions } from '../connectors/channel.js';
 import { qrisPayload } from './qris.js';
 
 /** Pay-in methods per currency (contract section 2). */

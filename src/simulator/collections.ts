@@ -1,8 +1,8 @@
 // The simulated bank's pay-ins: collections created per method, paid or declined by the payer
 // action, expired by the clock, and refunded where the method allows it. State lives in memory.
-import type { Clock } from '../../core/clock.js';
-import { isCurrency, type Currency, type Minor } from '../../core/money.js';
-import type { CollectionInstructions, UpstreamCollectionStatus } from '../channel.js';
+import type { Clock } from '../core/clock.js';
+import { isCurrency, type Currency, type Minor } from '../core/money.js';
+import type { CollectionInstructions, UpstreamCollectionStatus } from '../connectors/channel.js';
 import { buildInstructions, COLLECTION_METHODS, payCodeOf, supportsRefund } from './instructions.js';
 import type { CallbackPayload, CollectionBody, CreateCollectionBody, RefundResultBody } from './protocol.js';
 import { BankRefusal, collectionRef, evictOldest, randomDigits, refundRef } from './refs.js';

@@ -3,7 +3,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { systemClock, type Clock } from '../../core/clock.js';
+import { systemClock, type Clock } from '../core/clock.js';
 import { CallbackSender, DEFAULT_CALLBACK_RETRY_DELAYS_MS } from './callbacks.js';
 import { CollectionBook } from './collections.js';
 import { faultsPatchSchema, noFaults, SimulatorStats, type SimulatorFaults } from './faults.js';

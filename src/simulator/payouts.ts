@@ -1,7 +1,7 @@
 // The simulated bank's transfers (contract section 11): idempotent on our transactionRef, settled by
 // the injected clock, with the magic account endings 0001 (invalid), 0002 (slow), 0003 (timeout).
-import type { Clock } from '../../core/clock.js';
-import { isCurrency, type Currency, type Minor } from '../../core/money.js';
+import type { Clock } from '../core/clock.js';
+import { isCurrency, type Currency, type Minor } from '../core/money.js';
 import { PAYOUT_METHODS } from './instructions.js';
 import type { PayoutBody, SubmitPayoutBody } from './protocol.js';
 import { BankRefusal, evictOldest, transferRef } from './refs.js';

@@ -1,8 +1,8 @@
 // Settings of the sandbox upstream, from the environment: how the service reaches the simulator
 // (SIMULATOR_*), and how a separately run simulator is started (SIM_*, see main.ts).
 import { envInt as int, type Env } from '../../core/env.js';
-import { DEFAULT_TIMEOUT_MS } from './channel.js';
-import { DEFAULT_PAYOUT_DELAY_MS, DEFAULT_TIMEOUT_HOLD_MS } from './server.js';
+import { DEFAULT_TIMEOUT_MS } from './flows.js';
+import { DEFAULT_PAYOUT_DELAY_MS, DEFAULT_TIMEOUT_HOLD_MS } from '../../simulator/server.js';
 
 export type SimulatorConfig = {
   /** Deadline of each request to the simulator. */

@@ -3,11 +3,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../core/clock.js';
 import type { Channel, SandboxPayer } from '../channel.js';
-import { SimulatorChannel } from './channel.js';
+import { SimulatorChannel } from './flows.js';
 import type { SimulatorConfig } from './config.js';
-import { API_KEY_HEADER } from './protocol.js';
+import { API_KEY_HEADER } from '../../simulator/protocol.js';
 import { publishedSimulatorFile, publishSimulator, readPublishedSimulator, withdrawSimulator, type PublishedSimulator } from './published.js';
-import { startSimulator, type SimulatorHandle } from './server.js';
+import { startSimulator, type SimulatorHandle } from '../../simulator/server.js';
 import { UnreachableSimulator } from './unreachable.js';
 
 /** The in-process simulator holds a 0003 answer this much longer than the channel waits. */

@@ -3,8 +3,8 @@
 // delay, bad signature).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
-import { isoFromMs, type Clock } from '../../core/clock.js';
-import { newId } from '../../core/ids.js';
+import { isoFromMs, type Clock } from '../core/clock.js';
+import { newId } from '../core/ids.js';
 import type { SimulatorFaults, SimulatorStats } from './faults.js';
 import { EVENT_ID_HEADER, signCallback, SIGNATURE_HEADER, TIMESTAMP_HEADER, type CallbackPayload } from './protocol.js';
 

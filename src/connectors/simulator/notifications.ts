@@ -2,7 +2,7 @@
 // out: an unauthentic or stale notification never reaches the payment or payout logic.
 import { AppError } from '../../core/errors.js';
 import type { ChannelCallback, UpstreamCollectionStatus, UpstreamPayoutStatus } from '../channel.js';
-import { callbackSignatureValid, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './protocol.js';
+import { callbackSignatureValid, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../simulator/protocol.js';
 
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
 

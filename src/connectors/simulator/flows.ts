@@ -16,7 +16,7 @@ import {
   type RefundRequest,
   type SandboxPayer,
 } from '../channel.js';
-import { parseSimulatorCallback } from './callback-parser.js';
+import { parseSimulatorCallback } from './notifications.js';
 import {
   API_KEY_HEADER,
   CALLBACK_TOLERANCE_SECONDS,
@@ -26,7 +26,7 @@ import {
   type PayoutBody,
   type RefundResultBody,
   type SubmitPayoutBody,
-} from './protocol.js';
+} from '../../simulator/protocol.js';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 const CONNECTIONS = 16;

@@ -1,7 +1,7 @@
 // The simulated bank's numbers and refusals: random digits, its own reference formats (UTR, NIP
 // session id, ...), and the error it answers with. Shared by its collection and payout books.
 import { randomInt } from 'node:crypto';
-import type { Currency } from '../../core/money.js';
+import type { Currency } from '../core/money.js';
 
 /** A refusal the simulator answers with its HTTP status and an UPPER_SNAKE code. */
 export class BankRefusal extends Error {
