@@ -2,9 +2,8 @@
 // action, expired by the clock, and refunded where the method allows it. State lives in memory.
 import type { Clock } from '../core/clock.js';
 import { isCurrency, type Currency, type Minor } from '../core/money.js';
-import type { CollectionInstructions, UpstreamCollectionStatus } from '../connectors/channel.js';
 import { buildInstructions, COLLECTION_METHODS, payCodeOf, supportsRefund } from './instructions.js';
-import type { CallbackPayload, CollectionBody, CreateCollectionBody, RefundResultBody } from './protocol.js';
+import type { CallbackPayload, CollectionBody, CollectionStatus, CreateCollectionBody, InstructionsBody, RefundResultBody } from './protocol.js';
 import { BankRefusal, collectionRef, evictOldest, randomDigits, refundRef } from './refs.js';
 import type { SimulatorStats } from './faults.js';
 
@@ -15,8 +14,8 @@ interface CollectionRecord {
   readonly method: string;
   readonly amountMinor: Minor;
   readonly expiresAtMs: number;
-  readonly instructions: CollectionInstructions;
-  status: UpstreamCollectionStatus;
+  readonly instructions: InstructionsBody;
+  status: CollectionStatus;
   paidAmountMinor: Minor | null;
   failureReason: string | null;
   refund: RefundResultBody | null;
@@ -125,7 +124,7 @@ export class CollectionBook {
     };
   }
 
-  private payCodeTaken(instructions: CollectionInstructions): boolean {
+  private payCodeTaken(instructions: InstructionsBody): boolean {
     const code = payCodeOf(instructions);
     return code !== null && this.payCodes.has(code);
   }
@@ -159,7 +158,7 @@ export class CollectionBook {
     }
   }
 
-  private transition(record: CollectionRecord, status: UpstreamCollectionStatus, failureReason: string | null): void {
+  private transition(record: CollectionRecord, status: CollectionStatus, failureReason: string | null): void {
     record.status = status;
     record.failureReason = failureReason;
     this.pending.delete(record.transactionRef);

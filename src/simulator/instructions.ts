@@ -1,7 +1,7 @@
 // What each simulated method asks the payer to do: UPI intents, Nigerian one-time virtual accounts,
 // Indonesian bank VAs, QRIS, e-wallet prompts, Fawry codes; plus which methods the "bank" offers.
 import { formatMinor, type Currency, type Minor } from '../core/money.js';
-import type { CollectionInstructions } from '../connectors/channel.js';
+import type { InstructionsBody } from './protocol.js';
 import { qrisPayload } from './qris.js';
 
 /** Pay-in methods per currency (contract section 2). */
@@ -49,7 +49,7 @@ const vpaHandle = (merchantId: string): string => `paygate.${merchantId.toLowerC
 
 const upiParam = (value: string): string => encodeURIComponent(value).replace(/%40/g, '@');
 
-function upi(input: InstructionInput): CollectionInstructions {
+function upi(input: InstructionInput): InstructionsBody {
   const params = [
     ['pa', `${vpaHandle(input.merchantId)}@simbank`],
     ['pn', PAYEE_NAME],
@@ -76,7 +76,7 @@ const NGN_VA_BANKS = [
   { code: '101', name: 'Providus Bank' },
 ] as const;
 
-function ngnVirtualAccount(input: InstructionInput, digits: DigitSource): CollectionInstructions {
+function ngnVirtualAccount(input: InstructionInput, digits: DigitSource): InstructionsBody {
   const bank = NGN_VA_BANKS[Number(digits(1)) % NGN_VA_BANKS.length]!;
   const serial = digits(9);
   return {
@@ -96,7 +96,7 @@ const IDR_VA_BANKS: Readonly<Record<string, { readonly prefix: string; readonly 
 };
 const IDR_VA_LENGTH = 16;
 
-function idrVirtualAccount(input: InstructionInput, digits: DigitSource): CollectionInstructions {
+function idrVirtualAccount(input: InstructionInput, digits: DigitSource): InstructionsBody {
   const bank = IDR_VA_BANKS[input.method]!;
   return {
     kind: 'VIRTUAL_ACCOUNT',
@@ -112,7 +112,7 @@ const qrisAmount = (amountMinor: Minor): string => {
   return text.endsWith('.00') ? text.slice(0, -3) : text;
 };
 
-function qris(input: InstructionInput, digits: DigitSource): CollectionInstructions {
+function qris(input: InstructionInput, digits: DigitSource): InstructionsBody {
   const payload = qrisPayload({
     nmid: `ID10${digits(11)}`,
     merchantPan: `93600999${digits(11)}`,
@@ -127,7 +127,7 @@ function qris(input: InstructionInput, digits: DigitSource): CollectionInstructi
 }
 
 /** The payer's instructions for a collection; `digits` supplies the random part of codes. */
-export function buildInstructions(input: InstructionInput, digits: DigitSource): CollectionInstructions {
+export function buildInstructions(input: InstructionInput, digits: DigitSource): InstructionsBody {
   switch (`${input.currency}:${input.method}`) {
     case 'INR:NATIVE':
       return upi(input);
@@ -153,5 +153,5 @@ export function buildInstructions(input: InstructionInput, digits: DigitSource):
 }
 
 /** The number a payer pays to, which must be unique among the bank's collections; null when none. */
-export const payCodeOf = (instructions: CollectionInstructions): string | null =>
+export const payCodeOf = (instructions: InstructionsBody): string | null =>
   instructions.accountNumber ?? instructions.referenceCode ?? null;

@@ -1,15 +1,26 @@
-// The simulator's wire format, shared by its server and by SimulatorChannel: paths, headers, JSON
-// shapes, and the callback signature. Amounts travel as decimal strings of minor units (exact bigints).
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { CollectionInstructions, UpstreamCollectionStatus, UpstreamPayoutStatus } from '../connectors/channel.js';
+// The simulated bank's published API: headers, JSON shapes and the callback signature, as a real
+// bank documents them. Amounts travel as decimal strings of minor units (exact bigints).
+import { createHmac } from 'node:crypto';
+
+export type CollectionStatus = 'PENDING' | 'PAID' | 'FAILED' | 'EXPIRED';
+export type PayoutStatus = 'PROCESSING' | 'SUCCESS' | 'FAILED' | 'UNKNOWN';
+
+/** What the payer is told to do; only the fields of its kind are set. */
+export interface InstructionsBody {
+  readonly kind: 'UPI' | 'VIRTUAL_ACCOUNT' | 'QRIS' | 'EWALLET' | 'FAWRY' | 'MOBILE_WALLET';
+  readonly qrPayload?: string;
+  readonly intentUrl?: string;
+  readonly accountNumber?: string;
+  readonly bankName?: string;
+  readonly accountName?: string;
+  readonly referenceCode?: string;
+  readonly walletPhone?: string;
+}
 
 export const API_KEY_HEADER = 'x-sim-key';
 export const SIGNATURE_HEADER = 'x-sim-signature';
 export const TIMESTAMP_HEADER = 'x-sim-timestamp';
 export const EVENT_ID_HEADER = 'x-sim-event-id';
-
-/** A callback older or newer than this (by its signed timestamp) is refused, which stops replays. */
-export const CALLBACK_TOLERANCE_SECONDS = 300;
 
 export interface CreateCollectionBody {
   readonly transactionRef: string;
@@ -29,10 +40,10 @@ export interface CollectionBody {
   readonly currency: string;
   readonly method: string;
   readonly amountMinor: string;
-  readonly status: UpstreamCollectionStatus;
+  readonly status: CollectionStatus;
   readonly paidAmountMinor: string | null;
   readonly failureReason: string | null;
-  readonly instructions: CollectionInstructions;
+  readonly instructions: InstructionsBody;
   readonly refundRef: string | null;
 }
 
@@ -66,7 +77,7 @@ export interface SubmitPayoutBody {
 
 export interface PayoutBody {
   readonly transactionRef: string;
-  readonly status: UpstreamPayoutStatus;
+  readonly status: PayoutStatus;
   readonly upstreamRef: string | null;
   readonly failureReason: string | null;
 }
@@ -83,14 +94,14 @@ export type CallbackPayload =
       readonly kind: 'collection';
       readonly transactionRef: string;
       readonly upstreamRef: string;
-      readonly status: UpstreamCollectionStatus;
+      readonly status: CollectionStatus;
       readonly paidAmountMinor: string | null;
       readonly failureReason: string | null;
     }
   | {
       readonly kind: 'payout';
       readonly transactionRef: string;
-      readonly status: UpstreamPayoutStatus;
+      readonly status: PayoutStatus;
       readonly upstreamRef: string | null;
       readonly failureReason: string | null;
     };
@@ -98,7 +109,6 @@ export type CallbackPayload =
 export type CallbackBody = CallbackPayload & { readonly eventId: string; readonly occurredAt: string };
 
 const SIGNATURE_PREFIX = 'sha256=';
-const SIGNATURE_PATTERN = /^sha256=[0-9a-f]{64}$/;
 
 function callbackMac(secret: string, timestampSeconds: string, rawBody: Uint8Array): Buffer {
   return createHmac('sha256', secret).update(`${timestampSeconds}.`).update(rawBody).digest();
@@ -107,16 +117,4 @@ function callbackMac(secret: string, timestampSeconds: string, rawBody: Uint8Arr
 /** `sha256=<hex HMAC-SHA256(secret, timestamp + "." + rawBody)>`: the timestamp is inside the MAC. */
 export function signCallback(secret: string, timestampSeconds: string, rawBody: Uint8Array): string {
   return SIGNATURE_PREFIX + callbackMac(secret, timestampSeconds, rawBody).toString('hex');
-}
-
-/** Constant-time check of a signature header; only the canonical lowercase spelling verifies. */
-export function callbackSignatureValid(
-  secret: string,
-  timestampSeconds: string,
-  rawBody: Uint8Array,
-  signature: string,
-): boolean {
-  if (!SIGNATURE_PATTERN.test(signature)) return false;
-  const given = Buffer.from(signature.slice(SIGNATURE_PREFIX.length), 'hex');
-  return timingSafeEqual(given, callbackMac(secret, timestampSeconds, rawBody));
 }

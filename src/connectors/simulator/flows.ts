@@ -16,17 +16,19 @@ import {
   type RefundRequest,
   type SandboxPayer,
 } from '../channel.js';
-import { parseSimulatorCallback } from './notifications.js';
+import { CALLBACK_TOLERANCE_SECONDS, parseSimulatorCallback } from './notifications.js';
 import {
   API_KEY_HEADER,
-  CALLBACK_TOLERANCE_SECONDS,
+  refundRefusalReason,
+  toCollectionState,
+  toCreateCollectionBody,
+  toPayoutState,
+  toSubmitPayoutBody,
   type CollectionBody,
-  type CreateCollectionBody,
   type ErrorBody,
   type PayoutBody,
   type RefundResultBody,
-  type SubmitPayoutBody,
-} from '../../simulator/protocol.js';
+} from './transformers.js';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 const CONNECTIONS = 16;
@@ -72,18 +74,7 @@ export class SimulatorChannel implements Channel, SandboxPayer {
   }
 
   async createCollection(request: CreateCollectionRequest): Promise<Collection> {
-    const body: CreateCollectionBody = {
-      transactionRef: request.transactionRef,
-      merchantId: request.merchantId,
-      currency: request.currency,
-      method: request.method,
-      amountMinor: String(request.amountMinor),
-      payerName: request.payerName,
-      payerEmail: request.payerEmail,
-      payerPhone: request.payerPhone,
-      expiresAtMs: request.expiresAtMs,
-    };
-    const answer = await this.call<CollectionBody>('POST', '/v1/collections', body);
+    const answer = await this.call<CollectionBody>('POST', '/v1/collections', toCreateCollectionBody(request));
     const collection = this.expectOk(answer, 'create collection');
     return { upstreamRef: collection.upstreamRef, instructions: collection.instructions };
   }
@@ -92,12 +83,7 @@ export class SimulatorChannel implements Channel, SandboxPayer {
     const answer = await this.call<CollectionBody>('GET', `/v1/collections/${ref(transactionRef)}`);
     if (answer.status === 404) throw new AppError('NOT_FOUND', `The simulator has no collection ${transactionRef}.`);
     const collection = this.expectOk(answer, 'query collection');
-    return {
-      upstreamRef: collection.upstreamRef,
-      status: collection.status,
-      ...(collection.paidAmountMinor === null ? {} : { paidAmountMinor: BigInt(collection.paidAmountMinor) }),
-      ...(collection.failureReason === null ? {} : { failureReason: collection.failureReason }),
-    };
+    return toCollectionState(collection);
   }
 
   async refund(request: RefundRequest): Promise<{ readonly refundRef: string }> {
@@ -105,25 +91,13 @@ export class SimulatorChannel implements Channel, SandboxPayer {
     const answer = await this.call<RefundResultBody>('POST', path, { amountMinor: String(request.amountMinor) });
     if (answer.status === 422) {
       const refusal = answer.body as unknown as ErrorBody;
-      const reason = refusal.error === 'REFUND_NOT_SUPPORTED' ? 'PAYMENT_NOT_REFUNDABLE' : 'PAYMENT_NOT_SUCCESSFUL';
-      throw new AppError(reason, `The upstream refused the refund: ${refusal.message}`);
+      throw new AppError(refundRefusalReason(refusal), `The upstream refused the refund: ${refusal.message}`);
     }
     return { refundRef: this.expectOk(answer, 'refund').refundRef };
   }
 
   async submitPayout(submission: PayoutSubmission): Promise<PayoutState> {
-    const body: SubmitPayoutBody = {
-      transactionRef: submission.transactionRef,
-      currency: submission.currency,
-      method: submission.method,
-      amountMinor: String(submission.amountMinor),
-      bankCode: submission.bankCode,
-      account: submission.account,
-      name: submission.name,
-      phone: submission.phone,
-      email: submission.email,
-    };
-    return toPayoutState(this.expectOk(await this.call<PayoutBody>('POST', '/v1/payouts', body), 'submit payout'));
+    return toPayoutState(this.expectOk(await this.call<PayoutBody>('POST', '/v1/payouts', toSubmitPayoutBody(submission)), 'submit payout'));
   }
 
   async queryPayout(transactionRef: string): Promise<PayoutState> {
@@ -184,14 +158,6 @@ export class SimulatorChannel implements Channel, SandboxPayer {
       `simulator refused to ${what}: HTTP ${answer.status} ${refusal.error ?? ''} ${refusal.message ?? ''}`.trim(),
     );
   }
-}
-
-function toPayoutState(payout: PayoutBody): PayoutState {
-  return {
-    status: payout.status,
-    ...(payout.upstreamRef === null ? {} : { upstreamRef: payout.upstreamRef }),
-    ...(payout.failureReason === null ? {} : { failureReason: payout.failureReason }),
-  };
 }
 
 const describe = (error: unknown): string => (error instanceof Error ? error.name + ': ' + error.message : String(error));
