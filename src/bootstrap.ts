@@ -15,6 +15,7 @@ import { LedgerService } from './ledger/service.js';
 import type { Services } from './services.js';
 import { MIGRATIONS } from './migrations.js';
 import { openStore } from './store/db.js';
+import { startChannels } from './upstreams.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { WebhookService } from './webhooks/service.js';
 import { loadOrCreateServiceKey } from './webhooks/signer.js';
@@ -48,7 +49,7 @@ export async function buildRuntime(config: Config, clock: Clock = systemClock, u
   const webhooks = new WebhookService(store.db, serviceKey, clock);
   const channels =
     upstream === 'start'
-      ? await ChannelRegistry.start(config.simulator, clock, `http://127.0.0.1:${config.port}`, config.dataDir)
+      ? await startChannels(config.simulator, config.simulatorBank, clock, `http://127.0.0.1:${config.port}`, config.dataDir)
       : await ChannelRegistry.attach(config.simulator, clock, config.dataDir);
   const payments = new PaymentService({
     db: store.db,

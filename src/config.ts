@@ -2,6 +2,7 @@
 // Nothing else reads process.env, so what the service can be told is all here.
 import path from 'node:path';
 import { simulatorConfigFromEnv, type SimulatorConfig } from './connectors/simulator/config.js';
+import { inProcessConfigFromEnv, type InProcessSimulatorConfig } from './simulator/config.js';
 import { webhookConfigFromEnv, type WebhookConfig } from './webhooks/ssrf.js';
 import { envBool as bool, envInt as int, type Env } from './core/env.js';
 import { DEFAULT_JOB_CONCURRENCY } from './core/pooled-job.js';
@@ -46,8 +47,10 @@ export interface Config {
   readonly workerIdleMs: number;
   /** Payouts, and separately collection requests, one process has with the upstream at once. */
   readonly upstreamConcurrency: number;
-  /** The upstream simulator: in-process on a random port unless SIMULATOR_URL is set. */
+  /** How the simulator's connector reaches its bank: in-process on a random port unless SIMULATOR_URL is set. */
   readonly simulator: SimulatorConfig;
+  /** The simulated bank the service starts when SIMULATOR_URL is unset. */
+  readonly simulatorBank: InProcessSimulatorConfig;
   /** Webhook delivery: SSRF allow-list and whether plain http is allowed. */
   readonly webhooks: WebhookConfig;
   readonly http: HttpConfig;
@@ -109,6 +112,7 @@ export function loadConfig(env: Env = process.env): Config {
     workerIdleMs: int(env, 'WORKER_IDLE_MS', 500, 10, 60_000),
     upstreamConcurrency: int(env, 'UPSTREAM_CONCURRENCY', DEFAULT_JOB_CONCURRENCY, 1, 1000),
     simulator: withinLease(simulatorConfigFromEnv(env)),
+    simulatorBank: inProcessConfigFromEnv(env),
     webhooks: webhookConfigFromEnv(env),
     http: {
       logLevel: env.LOG_LEVEL || 'info',

@@ -1,6 +1,7 @@
 // The service container: everything main.ts builds once and hands to the HTTP app, the workers
 // and the CLI. Modules receive what they need from here instead of constructing their own.
 import type { ChannelRegistry } from './connectors/registry.js';
+import type { SimulatorHandle } from './simulator/server.js';
 import type { Config } from './config.js';
 import type { Clock } from './core/clock.js';
 import type { FeeService } from './domain/fees.js';
@@ -26,7 +27,7 @@ export interface Services {
   readonly fees: FeeService;
   readonly webhooks: WebhookService;
   /** The upstream channels: the bank simulator for sandbox merchants (see docs/simulator.md). */
-  readonly channels: ChannelRegistry;
+  readonly channels: ChannelRegistry<SimulatorHandle>;
   readonly payments: PaymentService;
   readonly payouts: PayoutService;
 }

@@ -1,34 +1,25 @@
-// Which channel serves a payment or payout: sandbox merchants always reach the bank simulator; live
-// merchants have no real upstream in this project yet. Callbacks arrive at /v1/callbacks/:channel.
+// The routing table: which channel serves a payment or payout (sandbox merchants: the simulated
+// bank; live merchants: none yet), and which one a callback at /v1/callbacks/:channel is for.
 import type { Clock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import type { Currency } from '../core/money.js';
 import type { Channel, SandboxPayer } from './channel.js';
 import type { SimulatorConfig } from './simulator/config.js';
-import { attachSimulator, connectSimulator, type SimulatorConnection } from './simulator/connection.js';
+import { attachSimulator, type InProcessBank, type SimulatorConnection } from './simulator/connection.js';
 
 /** The path of a channel's callback endpoint on the service. */
 export const callbackPath = (channelName: string): string => `/v1/callbacks/${encodeURIComponent(channelName)}`;
 
-export class ChannelRegistry {
+/** `Bank`: the in-process simulated bank's type, known only to the composition root and the tests. */
+export class ChannelRegistry<Bank extends InProcessBank = InProcessBank> {
   private readonly byNameMap: ReadonlyMap<string, Channel>;
 
-  constructor(readonly simulator: SimulatorConnection) {
+  constructor(readonly simulator: SimulatorConnection<Bank>) {
     this.byNameMap = new Map([[simulator.channel.name, simulator.channel]]);
   }
 
-  /**
-   * Starts (or connects to) the simulator. `serviceBaseUrl` is where the service will listen; when
-   * its port is only known after listen, call setServiceBaseUrl then. An in-process simulator is
-   * published in `publishDir` (the data directory) for the CLI.
-   */
-  static async start(config: SimulatorConfig, clock: Clock, serviceBaseUrl: string, publishDir: string | null = null): Promise<ChannelRegistry> {
-    const simulator = await connectSimulator(config, clock, serviceBaseUrl.replace(/\/+$/, '') + callbackPath('simulator'), publishDir);
-    return new ChannelRegistry(simulator);
-  }
-
   /** Reaches the simulator of the service running on `dataDir` without starting one (the CLI). */
-  static async attach(config: SimulatorConfig, clock: Clock, dataDir: string): Promise<ChannelRegistry> {
+  static async attach(config: SimulatorConfig, clock: Clock, dataDir: string): Promise<ChannelRegistry<never>> {
     return new ChannelRegistry(await attachSimulator(config, clock, dataDir));
   }
 

@@ -1,7 +1,7 @@
 // Runs the bank simulator as its own process, e.g.
 //   SIM_KEY=k SIM_CALLBACK_SECRET=s SIM_CALLBACK_URL=http://127.0.0.1:8080/v1/callbacks/simulator \
-//   node --import tsx src/channels/simulator/main.ts
-import { standaloneConfigFromEnv } from '../connectors/simulator/config.js';
+//   node --import tsx src/simulator/main.ts
+import { standaloneConfigFromEnv } from './config.js';
 import { startSimulator } from './server.js';
 
 async function main(): Promise<void> {

@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChannelRegistry, callbackPath } from '../../src/connectors/registry.js';
-import { simulatorConfigFromEnv, standaloneConfigFromEnv } from '../../src/connectors/simulator/config.js';
+import { simulatorConfigFromEnv } from '../../src/connectors/simulator/config.js';
+import { inProcessConfigFromEnv, standaloneConfigFromEnv } from '../../src/simulator/config.js';
+import { startChannels } from '../../src/upstreams.js';
 import { startSimulator } from '../../src/simulator/server.js';
 import { loadConfig, MAX_UPSTREAM_TIMEOUT_MS } from '../../src/config.js';
 import { ManualClock } from '../../src/core/clock.js';
@@ -15,9 +17,9 @@ describe('ChannelRegistry with the in-process simulator', () => {
   let registry: ChannelRegistry;
   beforeAll(async () => {
     await receiver.start();
-    const config = simulatorConfigFromEnv({ SIMULATOR_TIMEOUT_MS: '2000', SIMULATOR_PAYOUT_DELAY_MS: '0' });
+    const env = { SIMULATOR_TIMEOUT_MS: '2000', SIMULATOR_PAYOUT_DELAY_MS: '0' };
     // The service's port is not known yet (port 0); the real base URL is set after "listen".
-    registry = await ChannelRegistry.start(config, clock, 'http://127.0.0.1:0');
+    registry = await startChannels(simulatorConfigFromEnv(env), inProcessConfigFromEnv(env), clock, 'http://127.0.0.1:0');
     registry.setServiceBaseUrl(new URL(receiver.url).origin);
   });
   afterAll(async () => {
@@ -70,7 +72,7 @@ describe('ChannelRegistry with a separate simulator (SIMULATOR_URL)', () => {
     const clock = new ManualClock();
     const simulator = await startSimulator({ apiKey: 'k-remote', callbackUrl: 'http://127.0.0.1:9/cb', callbackSecret: 's-remote', clock, payoutDelayMs: 0 });
     const config = simulatorConfigFromEnv({ SIMULATOR_URL: simulator.url, SIMULATOR_KEY: 'k-remote', SIMULATOR_CALLBACK_SECRET: 's-remote' });
-    const registry = await ChannelRegistry.start(config, clock, 'http://127.0.0.1:8080');
+    const registry = await startChannels(config, inProcessConfigFromEnv({}), clock, 'http://127.0.0.1:8080');
     try {
       expect(registry.simulator.server).toBeNull();
       const channel = registry.channelFor({ mode: 'sandbox' }, 'INR', 'BANK');
@@ -96,7 +98,8 @@ describe('ChannelRegistry with a separate simulator (SIMULATOR_URL)', () => {
 
 describe('simulator configuration', () => {
   it('defaults to an in-process simulator with a 10 s timeout and 3 s payouts', () => {
-    expect(simulatorConfigFromEnv({})).toEqual({ url: null, apiKey: null, callbackSecret: null, timeoutMs: 10_000, payoutDelayMs: 3_000 });
+    expect(simulatorConfigFromEnv({})).toEqual({ url: null, apiKey: null, callbackSecret: null, timeoutMs: 10_000 });
+    expect(inProcessConfigFromEnv({})).toEqual({ payoutDelayMs: 3_000 });
   });
 
   it('requires the key and callback secret of a separate simulator', () => {
@@ -125,7 +128,7 @@ describe('simulator configuration', () => {
 
 describe('the simulator as its own process', () => {
   it('starts from main.ts, answers /healthz, and stops on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/channels/simulator/main.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/simulator/main.ts'], {
       env: { ...process.env, SIM_PORT: '0', SIM_KEY: 'k', SIM_CALLBACK_URL: 'http://127.0.0.1:9/cb', SIM_CALLBACK_SECRET: 's' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,61 +1,85 @@
-// How the service reaches its sandbox upstream: a simulator started inside the process (the
-// default) or a separate one at SIMULATOR_URL, and the SimulatorChannel that talks to it.
+// How the service reaches the simulated bank: over HTTP only, whether the bank runs separately at
+// SIMULATOR_URL or was started in this process by the composition root and handed in here.
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../core/clock.js';
 import type { Channel, SandboxPayer } from '../channel.js';
-import { SimulatorChannel } from './flows.js';
 import type { SimulatorConfig } from './config.js';
-import { API_KEY_HEADER } from '../../simulator/protocol.js';
+import { SimulatorChannel } from './flows.js';
 import { publishedSimulatorFile, publishSimulator, readPublishedSimulator, withdrawSimulator, type PublishedSimulator } from './published.js';
-import { startSimulator, type SimulatorHandle } from '../../simulator/server.js';
+import { API_KEY_HEADER } from './transformers.js';
 import { UnreachableSimulator } from './unreachable.js';
 
-/** The in-process simulator holds a 0003 answer this much longer than the channel waits. */
-const HOLD_BEYOND_TIMEOUT_MS = 5_000;
-
-export interface SimulatorConnection {
-  readonly channel: Channel & SandboxPayer;
-  /** The in-process simulator (faults, stats for tests); null when SIMULATOR_URL is used. */
-  readonly server: SimulatorHandle | null;
-  /** Where callbacks go; only an in-process simulator can be told (a separate one has SIM_CALLBACK_URL). */
+/** What the connector needs of a bank started in this process: its address, where it calls back, its end. */
+export interface InProcessBank {
+  readonly url: string;
   setCallbackUrl(url: string): void;
   close(): Promise<void>;
 }
 
+export interface SimulatorConnection<Bank extends InProcessBank = InProcessBank> {
+  readonly channel: Channel & SandboxPayer;
+  /** The in-process bank (faults, stats for tests); null when SIMULATOR_URL is used. */
+  readonly server: Bank | null;
+  /** Where callbacks go; only an in-process bank can be told (a separate one has SIM_CALLBACK_URL). */
+  setCallbackUrl(url: string): void;
+  close(): Promise<void>;
+}
+
+export interface BankCredentials {
+  readonly apiKey: string;
+  readonly callbackSecret: string;
+}
+
+/** The in-process simulator holds a 0003 answer this much longer than the channel waits. */
+const HOLD_BEYOND_TIMEOUT_MS = 5_000;
+
+/** How long the in-process bank holds a late (0003) answer: past this connector's deadline. */
+export const inProcessTimeoutHoldMs = (config: SimulatorConfig): number => config.timeoutMs + HOLD_BEYOND_TIMEOUT_MS;
+
 const generated = (prefix: string): string => `${prefix}_${randomBytes(24).toString('base64url')}`;
 
-function remote(baseUrl: string, apiKey: string, callbackSecret: string, timeoutMs: number, clock: Clock): SimulatorConnection {
-  const channel = new SimulatorChannel({ baseUrl, apiKey, callbackSecret, timeoutMs, clock });
+/** The key and callback secret an in-process bank is started with: configured, or generated per start. */
+export const inProcessCredentials = (config: SimulatorConfig): BankCredentials => ({
+  apiKey: config.apiKey ?? generated('simk'),
+  callbackSecret: config.callbackSecret ?? generated('sims'),
+});
+
+function remote(baseUrl: string, credentials: BankCredentials, timeoutMs: number, clock: Clock): SimulatorConnection<never> {
+  const channel = new SimulatorChannel({ baseUrl, apiKey: credentials.apiKey, callbackSecret: credentials.callbackSecret, timeoutMs, clock });
   return { channel, server: null, setCallbackUrl: () => undefined, close: () => channel.close() };
 }
 
+/** A separately running bank at SIMULATOR_URL. */
+export const connectRemoteSimulator = (config: SimulatorConfig & { readonly url: string }, clock: Clock): SimulatorConnection<never> =>
+  remote(config.url, { apiKey: config.apiKey, callbackSecret: config.callbackSecret }, config.timeoutMs, clock);
+
 /**
- * The service's simulator: SIMULATOR_URL, or one started in this process. An in-process one is
- * published in `publishDir` (the data directory) while it runs, so the CLI can reach it.
+ * A bank started in this process with `credentials`; the connection closes it. It is published in
+ * `publishDir` (the data directory) while it runs, so the CLI can reach it.
  */
-export async function connectSimulator(config: SimulatorConfig, clock: Clock, callbackUrl: string, publishDir: string | null = null): Promise<SimulatorConnection> {
-  if (config.url !== null) return remote(config.url, config.apiKey, config.callbackSecret, config.timeoutMs, clock);
-  const apiKey = config.apiKey ?? generated('simk');
-  const callbackSecret = config.callbackSecret ?? generated('sims');
-  const server = await startSimulator({
-    apiKey,
-    callbackUrl,
-    callbackSecret,
+export function connectInProcessSimulator<Bank extends InProcessBank>(
+  bank: Bank,
+  credentials: BankCredentials,
+  config: SimulatorConfig,
+  clock: Clock,
+  publishDir: string | null,
+): SimulatorConnection<Bank> {
+  const channel = new SimulatorChannel({
+    baseUrl: bank.url,
+    apiKey: credentials.apiKey,
+    callbackSecret: credentials.callbackSecret,
+    timeoutMs: config.timeoutMs,
     clock,
-    payoutDelayMs: config.payoutDelayMs,
-    timeoutHoldMs: config.timeoutMs + HOLD_BEYOND_TIMEOUT_MS,
-    keepProcessAlive: false,
   });
-  const channel = new SimulatorChannel({ baseUrl: server.url, apiKey, callbackSecret, timeoutMs: config.timeoutMs, clock });
-  if (publishDir !== null) publishSimulator(publishDir, { url: server.url, apiKey, pid: process.pid });
+  if (publishDir !== null) publishSimulator(publishDir, { url: bank.url, apiKey: credentials.apiKey, pid: process.pid });
   return {
     channel,
-    server,
-    setCallbackUrl: (url) => server.setCallbackUrl(url),
+    server: bank,
+    setCallbackUrl: (url) => bank.setCallbackUrl(url),
     close: async () => {
-      if (publishDir !== null) withdrawSimulator(publishDir, server.url);
+      if (publishDir !== null) withdrawSimulator(publishDir, bank.url);
       await channel.close();
-      await server.close();
+      await bank.close();
     },
   };
 }
@@ -77,8 +101,8 @@ async function problemWith(record: PublishedSimulator, file: string, timeoutMs: 
  * its own (the CLI): SIMULATOR_URL, or the in-process simulator the running service published.
  * Without either, a channel that refuses every call and says why.
  */
-export async function attachSimulator(config: SimulatorConfig, clock: Clock, dataDir: string): Promise<SimulatorConnection> {
-  if (config.url !== null) return remote(config.url, config.apiKey, config.callbackSecret, config.timeoutMs, clock);
+export async function attachSimulator(config: SimulatorConfig, clock: Clock, dataDir: string): Promise<SimulatorConnection<never>> {
+  if (config.url !== null) return connectRemoteSimulator(config, clock);
   const file = publishedSimulatorFile(dataDir);
   const record = readPublishedSimulator(dataDir);
   const problem = record === null ? `no running service has published its simulator in ${file}` : await problemWith(record, file, config.timeoutMs);
@@ -89,5 +113,5 @@ export async function attachSimulator(config: SimulatorConfig, clock: Clock, dat
     return { channel: new UnreachableSimulator(reason), server: null, setCallbackUrl: () => undefined, close: async () => undefined };
   }
   // This process receives no callbacks; a random secret makes any callback shown to it fail verification.
-  return remote(record.url, record.apiKey, generated('sims'), config.timeoutMs, clock);
+  return remote(record.url, { apiKey: record.apiKey, callbackSecret: generated('sims') }, config.timeoutMs, clock);
 }
