@@ -1,6 +1,6 @@
 // The one interface every upstream (bank, wallet, aggregator) implements. The core never knows
 // which upstream it talks to; a channel translates our requests to its API and its answers and
-// callbacks back to these types. The simulator (channels/simulator/) is just another channel.
+// callbacks back to these types. Each upstream is a folder beside this one; the simulator is one.
 import type { Currency, Minor } from '../core/money.js';
 
 /** What the payer needs to pay, shown on the checkout page. Only the fields of its kind are set. */
