@@ -34,7 +34,7 @@ async function readyPayments(count: number): Promise<string[]> {
   return refs;
 }
 
-describe('a slow channel answer holds one slot of the reconciliation job', () => {
+describe('a slow channel answer holds one slot of the reconciliation and expiry jobs', () => {
   it('reconciles and expires other payments while one query is held, and finishes the held one once', async () => {
     const start = h.clock.nowMs();
     const expiring = await readyPayments(2);
@@ -55,8 +55,9 @@ describe('a slow channel answer holds one slot of the reconciliation job', () =>
 
     // Within the held payment's lease, the others become due for reconciliation and expiry.
     h.clock.set(start + 30 * MINUTE_MS);
+    // Reconciled two minutes after they were made: asked again two minutes later.
     for (const ref of others) {
-      await eventually(async () => Number((await row(ref)).reconcile_at_ms) > start + 30 * MINUTE_MS, 10_000);
+      await eventually(async () => Number((await row(ref)).reconcile_at_ms) === start + 32 * MINUTE_MS, 10_000);
       expect((await row(ref)).status).toBe('Pending');
     }
     for (const ref of expiring) await eventually(async () => (await row(ref)).status === 'Expired', 10_000);
@@ -73,6 +74,40 @@ describe('a slow channel answer holds one slot of the reconciliation job', () =>
     worker = null;
     expect((await row(held)).status).toBe('Pending');
     expect(h.simulator.stats.heldRequests).toBe(1);
+    expect(h.simulator.stats.requests).toBe(requestsBeforeRelease);
+  }, 60_000);
+
+  it('expires other due payments while the last word on one is held, and expires the held one once', async () => {
+    // Payments of the test before are past expiry by now and leave first.
+    h.clock.advance(60 * MINUTE_MS);
+    while ((await h.jobs.expiry.runDue()) > 0);
+    const start = h.clock.nowMs();
+    const [held] = await readyPayments(1);
+    h.clock.set(start + 30 * SECOND_MS);
+    const others = await readyPayments(2);
+    h.clock.set(start + 28 * MINUTE_MS);
+    // Their overdue reconciliation now: the next one falls on their expiry.
+    while ((await h.jobs.reconciliation.runDue()) > 0);
+
+    // Only the held payment is past expiry: its last-word query is the one the bank holds.
+    h.clock.set(start + 30 * MINUTE_MS);
+    const heldBefore = h.simulator.stats.heldRequests;
+    h.simulator.faults.holdNextRequests = 1;
+    worker = new Worker([h.jobs.expiry], { error: () => undefined });
+    worker.start();
+    await eventually(async () => h.simulator.stats.heldRequests === heldBefore + 1, 10_000);
+
+    // Within the held payment's lease, the others expire.
+    h.clock.set(start + 30 * MINUTE_MS + 30 * SECOND_MS);
+    for (const ref of others) await eventually(async () => (await row(ref)).status === 'Expired', 10_000);
+    expect((await row(held!)).status).toBe('Pending');
+
+    const requestsBeforeRelease = h.simulator.stats.requests;
+    h.simulator.releaseHeld();
+    await eventually(async () => (await row(held!)).status === 'Expired', 10_000);
+    await worker.stop();
+    worker = null;
+    expect((await h.events(held!)).map((event) => event.type)).toEqual(['payment.expired']);
     expect(h.simulator.stats.requests).toBe(requestsBeforeRelease);
   }, 60_000);
 });
