@@ -2,9 +2,9 @@
 // marks the payment as refunding and debits the ledger (so INSUFFICIENT_BALANCE is known before any
 // upstream call); then the channel is asked, and Success -> Refund commits with its event. A refund
 // is therefore never sent upstream without its debit. If the channel's answer is lost, the same
-// refund is asked again (the channel keys refunds by transactionRef, and the refund job claims each
-// retry with a lease) until it answers; if the
-// channel refuses, the debit is given back. Two refund calls for one payment refund it once.
+// refund is asked again (the channel keys refunds by transactionRef; the refund job claims each retry
+// with a lease) until it answers; if the channel refuses, the debit is given back. Two refund calls for
+// one payment refund it once.
 import { UpstreamUnavailableError } from '../../channels/channel.js';
 import { withTransaction } from '../../store/transactions.js';
 import { monotonicMs, sleep } from '../../core/clock.js';
