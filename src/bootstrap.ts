@@ -61,7 +61,7 @@ export async function buildRuntime(config: Config, clock: Clock = systemClock, u
     channels,
     publicBaseUrl: config.publicBaseUrl,
     webhookUrlCheck: (raw) => checkWebhookUrlSyntax(raw, config.webhooks),
-    collectionConcurrency: config.upstreamConcurrency,
+    upstreamConcurrency: config.upstreamConcurrency,
   });
   const payouts = new PayoutService({
     db: store.db,

@@ -45,7 +45,7 @@ export interface Config {
   readonly shutdownGraceMs: number;
   /** How often each background job looks for work when it last found none. */
   readonly workerIdleMs: number;
-  /** Payouts, and separately collection requests, one process has with the upstream at once. */
+  /** Rows each upstream-calling job (payouts and every pay-in job, each separately) has in flight in one process. */
   readonly upstreamConcurrency: number;
   /** How the simulator's connector reaches its bank: in-process on a random port unless SIMULATOR_URL is set. */
   readonly simulator: SimulatorConfig;

@@ -28,9 +28,9 @@ export function initiateBody(currency: Currency, method: PayInMethod, overrides:
 
 export const jobsOf = (server: TestServer): PaymentJobs => server.services.payments.jobs;
 
-/** Runs a job until it finds nothing to do. */
-export async function drain(job: { runOnce(): Promise<number> }): Promise<void> {
-  for (let round = 0; round < 100 && (await job.runOnce()) > 0; round += 1);
+/** Runs a job's steps, each waited for, until it finds nothing to do. */
+export async function drain(job: { runDue(): Promise<number> }): Promise<void> {
+  for (let round = 0; round < 100 && (await job.runDue()) > 0; round += 1);
 }
 
 /** Waits until the channel prepared the payment's collection (the worker or this call asks for it). */

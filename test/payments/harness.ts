@@ -88,7 +88,8 @@ async function startCallbackServer(registry: () => ChannelRegistry, payments: ()
   return { app, url: `http://127.0.0.1:${port}` };
 }
 
-export async function startPaymentHarness(): Promise<PaymentHarness> {
+/** `channelTimeoutMs`: how long the channel waits for the simulator (a test holding requests needs long). */
+export async function startPaymentHarness(options: { channelTimeoutMs?: number } = {}): Promise<PaymentHarness> {
   const store = await openTestStore();
   const clock = new ManualClock(Date.UTC(2025, 5, 2, 9, 0, 0));
   const box = new SecretBox(Buffer.alloc(32, 3).toString('base64'));
@@ -108,7 +109,7 @@ export async function startPaymentHarness(): Promise<PaymentHarness> {
     sweepIntervalMs: 20,
     callbackRetryDelaysMs: [20, 50],
   });
-  const channel = new SimulatorChannel({ baseUrl: simulator.url, apiKey: SIM_KEY, callbackSecret: SIM_CALLBACK_SECRET, timeoutMs: 2_000, clock });
+  const channel = new SimulatorChannel({ baseUrl: simulator.url, apiKey: SIM_KEY, callbackSecret: SIM_CALLBACK_SECRET, timeoutMs: options.channelTimeoutMs ?? 2_000, clock });
   registry = new ChannelRegistry({
     channel,
     server: simulator,

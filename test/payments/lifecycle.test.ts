@@ -112,9 +112,9 @@ describe('expiry', () => {
     const { merchant, ref } = await pendingPayment('NGN', 'TRANSFER');
     while ((await h.payments.requestDueCollections()) > 0);
     h.clock.advance(31 * MINUTE_MS);
-    await h.jobs.expiry.runOnce();
+    await h.jobs.expiry.runDue();
     await settle();
-    await h.jobs.expiry.runOnce();
+    await h.jobs.expiry.runDue();
     expect((await row(ref)).status).toBe('Expired');
     expect((await h.events(ref)).map((e) => e.type)).toEqual(['payment.expired']);
 
@@ -133,7 +133,7 @@ describe('expiry', () => {
     const { merchant, ref } = await pendingPayment('IDR', 'DANA');
     while ((await h.payments.requestDueCollections()) > 0);
     h.clock.advance(31 * MINUTE_MS);
-    while ((await h.jobs.expiry.runOnce()) > 0);
+    while ((await h.jobs.expiry.runDue()) > 0);
     const refundsBefore = h.simulator.stats.refunds;
     await h.payments.sandboxComplete(merchant, ref, 'Success');
     const late = await h.db.selectFrom('late_payments').selectAll().where('transaction_ref', '=', ref).executeTakeFirstOrThrow();
@@ -151,7 +151,7 @@ describe('expiry', () => {
     try {
       await h.channels.sandboxPayer().completeCollection(ref, 'Success');
       h.clock.advance(30 * MINUTE_MS + 1);
-      while ((await h.jobs.expiry.runOnce()) > 0);
+      while ((await h.jobs.expiry.runDue()) > 0);
     } finally {
       h.simulator.faults.dropCallbacks = false;
     }
@@ -165,10 +165,10 @@ describe('expiry', () => {
     while ((await h.payments.requestDueCollections()) > 0);
     h.clock.advance(30 * MINUTE_MS + 1);
     h.simulator.faults.failNextRequests = 1;
-    expect(await h.jobs.expiry.runOnce()).toBeGreaterThan(0);
+    expect(await h.jobs.expiry.runDue()).toBeGreaterThan(0);
     expect((await row(ref)).status).toBe('Pending');
     h.clock.advance(60_000);
-    await eventually(async () => (await h.jobs.expiry.runOnce(), (await row(ref)).status === 'Expired'));
+    await eventually(async () => (await h.jobs.expiry.runDue(), (await row(ref)).status === 'Expired'));
   });
 });
 
@@ -181,9 +181,9 @@ describe('reconciliation', () => {
       await h.channels.sandboxPayer().completeCollection(ref, 'Success');
       await settle(100);
       expect((await row(ref)).status).toBe('Pending');
-      expect(await h.jobs.reconciliation.runOnce()).toBe(0);
+      expect(await h.jobs.reconciliation.runDue()).toBe(0);
       h.clock.advance(2 * MINUTE_MS);
-      expect(await h.jobs.reconciliation.runOnce()).toBeGreaterThan(0);
+      expect(await h.jobs.reconciliation.runDue()).toBeGreaterThan(0);
     } finally {
       h.simulator.faults.dropCallbacks = false;
     }
@@ -194,7 +194,7 @@ describe('reconciliation', () => {
     const { ref } = await pendingPayment('IDR', 'OVO');
     while ((await h.payments.requestDueCollections()) > 0);
     h.clock.advance(2 * MINUTE_MS);
-    expect(await h.jobs.reconciliation.runOnce()).toBeGreaterThan(0);
+    expect(await h.jobs.reconciliation.runDue()).toBeGreaterThan(0);
     const next = Number((await row(ref)).reconcile_at_ms);
     expect(next).toBeGreaterThan(h.clock.nowMs());
     expect(next).toBeLessThanOrEqual(Number((await row(ref)).expires_at_ms));

@@ -71,9 +71,9 @@ describe('refunds', () => {
     expect(during.pending + during.available).toBe(pendingBefore + availableBefore - 100_000n);
     expect((await h.payments.status(merchant, { transactionRef: ref })).refundable).toBe(false);
 
-    expect(await h.jobs.refunds.runOnce()).toBe(0);
+    expect(await h.jobs.refunds.runDue()).toBe(0);
     h.clock.advance(10_000);
-    expect(await h.jobs.refunds.runOnce()).toBe(1);
+    expect(await h.jobs.refunds.runDue()).toBe(1);
     const after = (await findByRef(h.db, ref))!;
     expect({ status: after.status, refundState: after.refund_state }).toEqual({ status: 'Refund', refundState: 'done' });
     expect((await h.payments.refund(merchant, { transactionRef: ref })).status).toBe('Refund');

@@ -11,7 +11,7 @@ import { holdInSuspense } from './transitions.js';
 
 const MAX_ERROR_LENGTH = 500;
 
-export async function latePaymentsDue(db: Executor, nowMs: number, limit: number): Promise<LatePaymentsTable[]> {
+async function latePaymentsDue(db: Executor, nowMs: number, limit: number): Promise<LatePaymentsTable[]> {
   return db
     .selectFrom('late_payments')
     .selectAll()
@@ -35,12 +35,26 @@ async function claim(db: Executor, late: LatePaymentsTable, leaseUntilMs: number
 
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_LENGTH);
 
-/**
- * Sends one late payment back to the payer. Late money that is refunded never enters the ledger:
- * it arrived at the channel and left it again. Returns false when another worker has it.
- */
+/** Claims up to `limit` late payments due to go back to their payers, for this worker only. */
+export async function claimDueLatePayments(deps: PaymentContext, limit: number): Promise<LatePaymentsTable[]> {
+  const nowMs = deps.clock.nowMs();
+  const due = await latePaymentsDue(deps.db, nowMs, limit);
+  const claimed = await Promise.all(due.map((late) => claim(deps.db, late, nowMs + CLAIM_LEASE_MS)));
+  return due.filter((_, i) => claimed[i]);
+}
+
+/** Sends one late payment back to the payer unless another worker has it; false when it has. */
 export async function returnLatePayment(deps: PaymentContext, late: LatePaymentsTable): Promise<boolean> {
   if (!(await claim(deps.db, late, deps.clock.nowMs() + CLAIM_LEASE_MS))) return false;
+  await sendBack(deps, late);
+  return true;
+}
+
+/**
+ * Asks the channel to return a late payment this worker claimed (`late` as read before the claim).
+ * Late money that is refunded never enters the ledger: it arrived at the channel and left it again.
+ */
+export async function sendBack(deps: PaymentContext, late: LatePaymentsTable): Promise<void> {
   const attempts = Number(late.attempts) + 1;
   const pending = (db: Executor) =>
     db.updateTable('late_payments').where('transaction_ref', '=', late.transaction_ref).where('disposition', '=', 'refund_pending');
@@ -59,7 +73,7 @@ export async function returnLatePayment(deps: PaymentContext, late: LatePayments
       await pending(deps.db)
         .set({ next_at_ms: BigInt(nowMs + refundRetryDelayMs(attempts)), last_error: describe(error), updated_at_ms: BigInt(nowMs) })
         .execute();
-      return true;
+      return;
     }
     deps.log?.warn({ err: error, transactionRef: late.transaction_ref }, 'channel refused to return a late payment; holding it');
     await withTransaction(deps.db, async (trx) => {
@@ -67,5 +81,4 @@ export async function returnLatePayment(deps: PaymentContext, late: LatePayments
       if (held.numUpdatedRows === 1n) await holdInSuspense(deps, trx, late);
     });
   }
-  return true;
 }

@@ -40,6 +40,6 @@ export interface PaymentContext {
   readonly log?: PaymentLog;
   /** The webhook module's URL check (checkWebhookUrlSyntax with the operator's settings); without it, https only. */
   readonly webhookUrlCheck?: WebhookUrlCheck;
-  /** Collection requests the collection job has with the channels at once (default DEFAULT_JOB_CONCURRENCY). */
-  readonly collectionConcurrency?: number;
+  /** Rows each pay-in job has with the channels at once (UPSTREAM_CONCURRENCY, default DEFAULT_JOB_CONCURRENCY). */
+  readonly upstreamConcurrency?: number;
 }

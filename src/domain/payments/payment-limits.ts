@@ -7,8 +7,6 @@ export const PAYMENT_TTL_MS = 30 * 60_000;
 /** A refund is accepted up to this long after the payment completed. */
 export const REFUND_WINDOW_MS = 30 * 60_000;
 
-/** Rows one run of a background job takes on; bounds memory and transaction length. */
-export const JOB_BATCH_SIZE = 50;
 /** How long a job's claim on a row lasts before another worker may take it over (a crashed worker). */
 export const CLAIM_LEASE_MS = 60_000;
 

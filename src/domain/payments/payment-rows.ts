@@ -42,7 +42,10 @@ export interface PaymentsTable {
   collection_attempts: bigint;
   /** When the collection job may (next) ask the channel; also its lease while a request is in flight. */
   collection_next_at_ms: bigint;
-  /** When reconciliation next asks the channel about a pending collection; null when there is nothing to ask. */
+  /**
+   * When reconciliation (or, past expiry, the expiry job) next asks the channel about a pending
+   * collection; also the lease while that question is in flight; null when there is nothing to ask.
+   */
   reconcile_at_ms: bigint | null;
   refund_state: RefundStateColumn | null;
   /** Our id of the current refund attempt: the ledger entry's ref and the key the refund is retried under. */

@@ -1,17 +1,18 @@
 // Asking channels instead of waiting for them: while a payment is pending, a callback that is
 // overdue is replaced by a query (backing off from 2 to 10 minutes, and always one at expiry); at
 // expiry the channel has the last word before the payment becomes Expired, so a payment paid in
-// time whose callback was lost is never expired.
+// time whose callback was lost is never expired. Each due payment is claimed (a lease on its
+// reconcile time) and asked about in its own slot of the job's pool; the answer sets its next time.
 import { UpstreamUnavailableError, type CollectionState } from '../../connectors/channel.js';
 import type { PaymentContext } from './payment-context.js';
 import {
+  CLAIM_LEASE_MS,
   EXPIRY_CONFIRM_GRACE_MS,
   EXPIRY_RETRY_MS,
   FIRST_RECONCILE_AFTER_MS,
-  JOB_BATCH_SIZE,
   MAX_RECONCILE_GAP_MS,
 } from './payment-limits.js';
-import { expiredPending, reconciliationsDue } from './repository.js';
+import { claimReconciliation, expiredPending, reconciliationsDue } from './repository.js';
 import type { PaymentsTable } from './payment-rows.js';
 import { markExpired } from './transitions.js';
 
@@ -23,19 +24,25 @@ export class Reconciler {
     private readonly apply: Apply,
   ) {}
 
-  async expireDue(): Promise<number> {
-    const rows = await expiredPending(this.deps.db, this.deps.clock.nowMs(), JOB_BATCH_SIZE);
-    await Promise.all(rows.map((row) => this.settleAtExpiry(row)));
-    return rows.length;
+  /** Claims up to `limit` pending payments past expiry for this worker. */
+  claimDueExpiries(limit: number): Promise<PaymentsTable[]> {
+    return this.claimAll(expiredPending(this.deps.db, this.deps.clock.nowMs(), limit));
   }
 
-  async reconcileDue(): Promise<number> {
-    const rows = await reconciliationsDue(this.deps.db, this.deps.clock.nowMs(), JOB_BATCH_SIZE);
-    await Promise.all(rows.map((row) => this.reconcile(row)));
-    return rows.length;
+  /** Claims up to `limit` pending payments whose callback is overdue for this worker. */
+  claimDueReconciliations(limit: number): Promise<PaymentsTable[]> {
+    return this.claimAll(reconciliationsDue(this.deps.db, this.deps.clock.nowMs(), limit));
   }
 
-  private async settleAtExpiry(row: PaymentsTable): Promise<void> {
+  private async claimAll(reading: Promise<PaymentsTable[]>): Promise<PaymentsTable[]> {
+    const due = await reading;
+    const leaseUntilMs = this.deps.clock.nowMs() + CLAIM_LEASE_MS;
+    const claimed = await Promise.all(due.map((row) => claimReconciliation(this.deps.db, row, leaseUntilMs)));
+    return due.filter((_, i) => claimed[i]);
+  }
+
+  /** A claimed payment past expiry: the channel's last word, then Expired (or asked again shortly). */
+  async settleAtExpiry(row: PaymentsTable): Promise<void> {
     if (row.collection_state === 'ready') {
       const state = await this.ask(row);
       if (state === 'unavailable') {
@@ -52,7 +59,8 @@ export class Reconciler {
     await markExpired(this.deps, row);
   }
 
-  private async reconcile(row: PaymentsTable): Promise<void> {
+  /** A claimed payment whose callback is overdue: applies the channel's answer or sets the next time to ask. */
+  async reconcile(row: PaymentsTable): Promise<void> {
     const state = await this.ask(row);
     if (state !== 'unavailable' && state !== null && (state.status === 'PAID' || state.status === 'FAILED')) {
       const after = await this.apply(row.transaction_ref, state);

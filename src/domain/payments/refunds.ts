@@ -2,8 +2,9 @@
 // marks the payment as refunding and debits the ledger (so INSUFFICIENT_BALANCE is known before any
 // upstream call); then the channel is asked, and Success -> Refund commits with its event. A refund
 // is therefore never sent upstream without its debit. If the channel's answer is lost, the same
-// refund is asked again (the channel keys refunds by transactionRef) until it answers; if the
-// channel refuses, the debit is given back. Two refund calls for one payment refund it once.
+// refund is asked again (the channel keys refunds by transactionRef; the refund job claims each retry
+// with a lease) until it answers; if the channel refuses, the debit is given back. Two refund calls for
+// one payment refund it once.
 import { UpstreamUnavailableError } from '../../connectors/channel.js';
 import { withTransaction } from '../../store/transactions.js';
 import { monotonicMs, sleep } from '../../core/clock.js';
@@ -20,7 +21,7 @@ import {
   refundRetryDelayMs,
 } from './payment-limits.js';
 import { methodRefundable } from './records.js';
-import { claimRefund, findByRef, findForMerchant } from './repository.js';
+import { claimRefund, findByRef, findForMerchant, refundsDue } from './repository.js';
 import type { PaymentsTable } from './payment-rows.js';
 import { markRefunded } from './transitions.js';
 
@@ -60,17 +61,19 @@ export class Refunds {
     throw stillWithChannel();
   }
 
-  /** Refunds whose channel answer was lost or never asked for (a crash): asks again. */
-  async retryDue(rows: readonly PaymentsTable[]): Promise<number> {
-    let handled = 0;
-    for (const row of rows) {
-      if (!(await claimRefund(this.deps.db, row, this.deps.clock.nowMs() + CLAIM_LEASE_MS))) continue;
-      handled += 1;
-      await this.submit(claimedCopy(row)).catch((error: unknown) => {
-        if (!(error instanceof AppError)) throw error;
-      });
-    }
-    return handled;
+  /** Claims up to `limit` refunds whose channel answer was lost or never asked for (a crash). */
+  async claimDue(limit: number): Promise<PaymentsTable[]> {
+    const due = await refundsDue(this.deps.db, this.deps.clock.nowMs(), limit);
+    const leaseUntilMs = this.deps.clock.nowMs() + CLAIM_LEASE_MS;
+    const claimed = await Promise.all(due.map((row) => claimRefund(this.deps.db, row, leaseUntilMs)));
+    return due.filter((_, i) => claimed[i]).map(claimedCopy);
+  }
+
+  /** Asks the channel again for a refund `claimDue` took; its refusal or silence is recorded, not thrown. */
+  async retryClaimed(row: PaymentsTable): Promise<void> {
+    await this.submit(row).catch((error: unknown) => {
+      if (!(error instanceof AppError)) throw error;
+    });
   }
 
   /**

@@ -99,6 +99,21 @@ export async function claimCollection(db: Executor, row: PaymentsTable, leaseUnt
   return result.numUpdatedRows === 1n;
 }
 
+/**
+ * Takes a pending payment for this worker's reconciliation or expiry until `leaseUntilMs`: moves its
+ * reconcile time forward only if it still holds the value read, so one worker asks the channel.
+ */
+export async function claimReconciliation(db: Executor, row: PaymentsTable, leaseUntilMs: number): Promise<boolean> {
+  const result = await db
+    .updateTable('payments')
+    .set({ reconcile_at_ms: BigInt(leaseUntilMs) })
+    .where('transaction_ref', '=', row.transaction_ref)
+    .where('status', '=', 'Pending')
+    .where((eb) => (row.reconcile_at_ms === null ? eb('reconcile_at_ms', 'is', null) : eb('reconcile_at_ms', '=', row.reconcile_at_ms)))
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
 /** The same for a refund whose outcome is unknown. */
 export async function claimRefund(db: Executor, row: PaymentsTable, leaseUntilMs: number): Promise<boolean> {
   if (row.refund_ref === null || row.refund_next_at_ms === null) return false;

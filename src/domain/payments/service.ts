@@ -17,19 +17,18 @@ import { checkoutUrl, hashCheckoutToken, isWellFormedToken, newCheckoutToken } f
 import { requestCollection } from './collections.js';
 import type { PaymentContext } from './payment-context.js';
 import { HeldMoneyService } from './held-money.js';
-import { latePaymentsDue, returnLatePayment } from './late-payments.js';
+import { returnLatePayment } from './late-payments.js';
 import { monotonicMs, sleep } from '../../core/clock.js';
 import { paymentJobs, type PaymentJobs } from './payment-jobs.js';
 import {
   EXPIRY_CONFIRM_GRACE_MS,
   IN_FLIGHT_POLL_INTERVAL_MS,
-  JOB_BATCH_SIZE,
   PAYMENT_TTL_MS,
   SANDBOX_COMPLETE_TIMEOUT_MS,
 } from './payment-limits.js';
 import { checkoutView, initiateResult, paymentRecord, refundResult, type InitiateResult, type PaymentRecord, type RefundResult } from './records.js';
 import { Refunds } from './refunds.js';
-import { findByRef, findByTokenHash, findForMerchant, insertIfNew, refundsDue } from './repository.js';
+import { findByRef, findByTokenHash, findForMerchant, insertIfNew } from './repository.js';
 import { buildDraft, requestHash, requirePayinMethod, type InitiateRequest } from './payment-request.js';
 import { oneReference, requireCurrency, type RecordQuery } from '../request-rules.js';
 import { Reconciler } from './reconciler.js';
@@ -83,7 +82,7 @@ export class PaymentService implements CheckoutSource {
     this.held = new HeldMoneyService(deps);
     this.refunds = new Refunds(deps);
     this.reconciler = new Reconciler(deps, (ref, state) => this.applyCollectionState(ref, state));
-    this.jobs = paymentJobs(deps, this);
+    this.jobs = paymentJobs(deps, { reconciler: this.reconciler, refunds: this.refunds });
   }
 
   /**
@@ -232,38 +231,16 @@ export class PaymentService implements CheckoutSource {
     return checkoutView(await this.completeAsPayer(row, outcome), merchant);
   }
 
-  // Background work, one bounded batch per call (the jobs of payment-jobs.ts repeat these).
+  // Background work: the jobs of payment-jobs.ts, which the worker runs.
 
   /** One step of the collection job, waited for: asks channels for the collections due, as far as slots are free. */
   requestDueCollections(): Promise<number> {
     return this.jobs.collections.runDue();
   }
 
-  /** Waits for the collection requests in flight; call after the worker stopped, so their answers are applied. */
-  closeJobs(): Promise<void> {
-    return this.jobs.collections.close();
-  }
-
-  /** Pending payments past expiry: a last word with the channel, then Expired. */
-  expireDue(): Promise<number> {
-    return this.reconciler.expireDue();
-  }
-
-  /** Pending payments whose callback is overdue: asks the channel and applies its answer. */
-  reconcileDue(): Promise<number> {
-    return this.reconciler.reconcileDue();
-  }
-
-  /** Refunds the channel has not confirmed yet. */
-  async retryDueRefunds(): Promise<number> {
-    return this.refunds.retryDue(await refundsDue(this.deps.db, this.deps.clock.nowMs(), JOB_BATCH_SIZE));
-  }
-
-  /** Late payments to send back to their payers. */
-  async returnDueLatePayments(): Promise<number> {
-    const due = await latePaymentsDue(this.deps.db, this.deps.clock.nowMs(), JOB_BATCH_SIZE);
-    const claimed = await Promise.all(due.map((late) => returnLatePayment(this.deps, late)));
-    return claimed.filter(Boolean).length;
+  /** Waits for the rows every job has in flight; call after the worker stopped, so their answers are applied. */
+  async closeJobs(): Promise<void> {
+    await Promise.all(Object.values(this.jobs).map((job) => job.close()));
   }
 
   private async applyPaid(row: PaymentsTable, state: CollectionState): Promise<void> {
