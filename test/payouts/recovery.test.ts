@@ -6,7 +6,7 @@ import { UpstreamUnavailableError } from '../../src/connectors/channel.js';
 import { startTestServer, type TestMerchant, type TestServer } from '../helpers/server.js';
 import { fund, payoutBody, stats } from './helpers.js';
 import { PAYOUT_LEASE_MS } from '../../src/domain/payouts/payout-limits.js';
-import type { Currency } from '../../src/core/money.js';
+import { payoutSubmission } from '../../src/domain/payouts/submission-job.js';
 
 let server: TestServer;
 let shop: TestMerchant;
@@ -52,17 +52,7 @@ describe('payout job recovery', () => {
     // The crashed worker's request did reach the bank. Its answer is lost with the worker anyway, so a
     // slow answer (a timeout on a loaded machine) is part of the scenario, not a failure of the test.
     await server.services.channels.simulator.channel
-      .submitPayout({
-      transactionRef: ref,
-      currency: row.currency as Currency,
-      method: row.method,
-      amountMinor: row.amount_minor,
-      bankCode: row.bank_code,
-      account: row.account,
-      name: row.beneficiary_name,
-      phone: row.phone,
-      email: row.email,
-      })
+      .submitPayout(payoutSubmission(row))
       .catch((error: unknown) => {
         if (!(error instanceof UpstreamUnavailableError)) throw error;
       });

@@ -1,7 +1,7 @@
 // Steps 4 and 5 of a payout's life: the submission job and what it does with each payout. It claims
 // due payouts with a lease in the database, so any number of workers may run it side by side, and
 // sends each payout upstream at most once per transactionRef: it asks before it ever sends again.
-import { UpstreamUnavailableError, type Channel, type PayoutState } from '../../connectors/channel.js';
+import { UpstreamUnavailableError, type Channel, type PayoutState, type PayoutSubmission } from '../../connectors/channel.js';
 import type { Currency } from '../../core/money.js';
 import { DEFAULT_JOB_CONCURRENCY, PooledJob } from '../../core/pooled-job.js';
 import { applyUpstreamState, markFinal, markProcessing } from './outcomes.js';
@@ -49,23 +49,28 @@ async function processClaimed(ctx: PayoutContext, row: PayoutsTable): Promise<vo
   }
 }
 
+/** What the upstream is sent for a payout: the same fields on every attempt, keyed by transactionRef. */
+export function payoutSubmission(row: PayoutsTable): PayoutSubmission {
+  return {
+    transactionRef: row.transaction_ref,
+    currency: row.currency as Currency,
+    method: row.method,
+    amountMinor: row.amount_minor,
+    bankCode: row.bank_code,
+    account: row.account,
+    name: row.beneficiary_name,
+    phone: row.phone,
+    email: row.email,
+  };
+}
+
 async function submit(ctx: PayoutContext, row: PayoutsTable, channel: Channel, lease: bigint): Promise<void> {
   // Committed before the request leaves: from here on, the upstream may have the payout.
   if (!(await recordSubmitAttempt(ctx.db, row, lease))) return;
   const submitted = { ...row, submit_attempts: row.submit_attempts + 1n };
   let state: PayoutState;
   try {
-    state = await channel.submitPayout({
-      transactionRef: row.transaction_ref,
-      currency: row.currency as Currency,
-      method: row.method,
-      amountMinor: row.amount_minor,
-      bankCode: row.bank_code,
-      account: row.account,
-      name: row.beneficiary_name,
-      phone: row.phone,
-      email: row.email,
-    });
+    state = await channel.submitPayout(payoutSubmission(row));
   } catch (error) {
     if (error instanceof UpstreamUnavailableError) return retryLater(ctx, submitted, lease);
     // Any other answer is the upstream's refusal at submission: Initiated -> Failed.
