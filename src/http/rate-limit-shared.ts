@@ -3,14 +3,13 @@
 // costs one round trip per batch, not one per request, and never holds a pool connection each.
 import type { Clock } from '../core/clock.js';
 import type { Db } from '../store/schema.js';
+import { GroupBatch } from '../core/group-batch.js';
 import type { RateLimiter } from './rate-limit.js';
 
 interface PendingTake {
   readonly bucket: string;
   readonly windowS: number;
   readonly perSecond: number;
-  readonly settle: (retryAfterSeconds: number) => void;
-  readonly fail: (error: unknown) => void;
 }
 
 /** Bounded so one flush stays a small statement. */
@@ -25,8 +24,7 @@ const counterKey = (bucket: string, windowS: number): string => `${windowS} ${bu
  * (a burst straddling two seconds may get up to twice that, as with any fixed window).
  */
 export class SharedRateLimiter implements RateLimiter {
-  private queue: PendingTake[] = [];
-  private flushing = false;
+  private readonly takes = new GroupBatch<PendingTake, number>(MAX_TAKES_PER_FLUSH, (batch) => this.retryAfter(batch));
   /** Windows before this one have been deleted by this process. */
   private prunedBeforeS = 0;
 
@@ -37,32 +35,20 @@ export class SharedRateLimiter implements RateLimiter {
 
   take(bucket: string, perSecond: number): Promise<number> {
     const windowS = Math.floor(this.clock.nowMs() / 1000);
-    return new Promise((settle, fail) => {
-      this.queue.push({ bucket, windowS, perSecond, settle, fail });
-      if (!this.flushing) setImmediate(() => void this.flush());
-    });
+    return this.takes.add({ bucket, windowS, perSecond });
   }
 
-  private async flush(): Promise<void> {
-    if (this.flushing || this.queue.length === 0) return;
-    this.flushing = true;
-    const batch = this.queue.splice(0, MAX_TAKES_PER_FLUSH);
-    try {
-      const counts = await this.count(batch);
-      for (const take of batch) {
-        // Positions within the window are handed out in arrival order: the counter's value before
-        // this batch, plus one for each earlier take of the same bucket in it.
-        const key = counterKey(take.bucket, take.windowS);
-        const position = counts.get(key)! + 1;
-        counts.set(key, position);
-        take.settle(position <= take.perSecond ? 0 : RETRY_AFTER_SECONDS);
-      }
-    } catch (error) {
-      for (const take of batch) take.fail(error);
-    } finally {
-      this.flushing = false;
-      if (this.queue.length > 0) setImmediate(() => void this.flush());
-    }
+  /** Per take, in order: 0 when it is within its bucket's limit for the second, else the seconds to wait. */
+  private async retryAfter(batch: readonly PendingTake[]): Promise<number[]> {
+    const counts = await this.count(batch);
+    return batch.map((take) => {
+      // Positions within the window are handed out in arrival order: the counter's value before
+      // this batch, plus one for each earlier take of the same bucket in it.
+      const key = counterKey(take.bucket, take.windowS);
+      const position = counts.get(key)! + 1;
+      counts.set(key, position);
+      return position <= take.perSecond ? 0 : RETRY_AFTER_SECONDS;
+    });
   }
 
   /** Adds the batch to the counters; answers, per bucket and window, the count before this batch. */

@@ -5,6 +5,7 @@
 import crypto from 'node:crypto';
 import type { Clock } from '../core/clock.js';
 import type { Db } from '../store/schema.js';
+import { GroupBatch } from '../core/group-batch.js';
 
 /** Where a signed request was sent: the route, and whether it changes state (declared by the route). */
 export interface SignatureUse {
@@ -23,8 +24,6 @@ interface PendingClaim {
   readonly merchantId: string;
   readonly expiresAtMs: bigint;
   readonly use: SignatureUse;
-  readonly settle: (outcome: ClaimOutcome) => void;
-  readonly fail: (error: unknown) => void;
 }
 
 /** Bounded so one flush stays a small, quick transaction. */
@@ -39,8 +38,7 @@ function mayShare(owner: SignatureUse, use: SignatureUse): boolean {
 }
 
 export class ReplayGuard {
-  private queue: PendingClaim[] = [];
-  private flushing = false;
+  private readonly claims = new GroupBatch<PendingClaim, ClaimOutcome>(MAX_CLAIMS_PER_FLUSH, (batch) => this.judge(batch));
   private purgeTimer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -59,10 +57,7 @@ export class ReplayGuard {
     const hash = signatureHash(signature);
     const validUntilMs = (timestampSeconds + this.windowSeconds + 1) * 1000;
     const expiresAtMs = BigInt(Math.max(this.clock.nowMs() + this.ttlMs, validUntilMs));
-    return new Promise((settle, fail) => {
-      this.queue.push({ hash, merchantId, expiresAtMs, use, settle, fail });
-      if (!this.flushing) setImmediate(() => void this.flush());
-    });
+    return this.claims.add({ hash, merchantId, expiresAtMs, use });
   }
 
   startPurging(): void {
@@ -78,28 +73,18 @@ export class ReplayGuard {
     await this.db.deleteFrom('used_signatures').where('expires_at_ms', '<', BigInt(this.clock.nowMs())).execute();
   }
 
-  private async flush(): Promise<void> {
-    if (this.flushing || this.queue.length === 0) return;
-    this.flushing = true;
-    const batch = this.queue.splice(0, MAX_CLAIMS_PER_FLUSH);
-    try {
-      // Within one batch the first claim of a hash is the candidate first use; the others are judged against it.
-      const candidates = new Map<string, PendingClaim>();
-      for (const claim of batch) if (!candidates.has(claim.hash)) candidates.set(claim.hash, claim);
-      // Sorted, so two instances inserting the same signatures take their locks in one order (no deadlock).
-      const ordered = [...candidates.values()].sort((a, b) => (a.hash < b.hash ? -1 : 1));
-      const { firsts, owners } = await this.record(ordered);
-      for (const claim of batch) {
-        const owner = owners.get(claim.hash);
-        if (firsts.has(claim)) claim.settle('first');
-        else claim.settle(owner !== undefined && mayShare(owner, claim.use) ? 'repeat' : 'refused');
-      }
-    } catch (error) {
-      for (const claim of batch) claim.fail(error);
-    } finally {
-      this.flushing = false;
-      if (this.queue.length > 0) setImmediate(() => void this.flush());
-    }
+  private async judge(batch: readonly PendingClaim[]): Promise<ClaimOutcome[]> {
+    // Within one batch the first claim of a hash is the candidate first use; the others are judged against it.
+    const candidates = new Map<string, PendingClaim>();
+    for (const claim of batch) if (!candidates.has(claim.hash)) candidates.set(claim.hash, claim);
+    // Sorted, so two instances inserting the same signatures take their locks in one order (no deadlock).
+    const ordered = [...candidates.values()].sort((a, b) => (a.hash < b.hash ? -1 : 1));
+    const { firsts, owners } = await this.record(ordered);
+    return batch.map((claim) => {
+      if (firsts.has(claim)) return 'first';
+      const owner = owners.get(claim.hash);
+      return owner !== undefined && mayShare(owner, claim.use) ? 'repeat' : 'refused';
+    });
   }
 
   /**
