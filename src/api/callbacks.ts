@@ -31,7 +31,9 @@ export const callbackRoutes: FastifyPluginAsyncTypebox<CallbackRoutesOptions> = 
     async (request) => {
       const channel = options.channels.byName(request.params.channel);
       const callback = channel.parseCallback(request.headers, request.rawBody ?? Buffer.alloc(0));
-      if (callback.kind === 'collection') {
+      if (callback.kind === 'ignored') {
+        request.log.info({ channel: channel.name, reason: callback.reason }, 'upstream notification needs no action; acknowledged');
+      } else if (callback.kind === 'collection') {
         await options.payments.applyCollectionState(callback.transactionRef, callback.state, channel.name);
       } else if (options.payouts) {
         await options.payouts.applyPayoutState(callback.transactionRef, callback.state, channel.name);

@@ -29,6 +29,8 @@ export interface CreateCollectionRequest {
   readonly payerEmail: string;
   readonly payerPhone: string;
   readonly expiresAtMs: number;
+  /** Where the payer returns after paying in an app (the merchant's redirectUrl); e-wallets need it. */
+  readonly redirectUrl: string;
 }
 
 export interface Collection {
@@ -75,21 +77,61 @@ export interface PayoutState {
 /** A verified notification from the upstream. */
 export type ChannelCallback =
   | { readonly kind: 'collection'; readonly transactionRef: string; readonly state: CollectionState }
-  | { readonly kind: 'payout'; readonly transactionRef: string; readonly state: PayoutState };
+  | { readonly kind: 'payout'; readonly transactionRef: string; readonly state: PayoutState }
+  /** Authentic, but nothing for us to act on (an event type we do not use); answered 200. */
+  | { readonly kind: 'ignored'; readonly reason: string };
 
 /** Thrown when the upstream did not answer in time or answered 5xx: the outcome is unknown. */
 export class UpstreamUnavailableError extends Error {}
 
+/**
+ * Thrown when the upstream answered and definitively refused (a 4xx, a documented error code): the
+ * request certainly had no effect there. `failureReason` is our UPPER_SNAKE reason for it (contract
+ * section 3; UPSTREAM_REJECTED when the upstream's code maps to nothing finer), `upstreamCode` and
+ * `upstreamStatus` what the upstream said, for the operator's log. A payout refused this way at
+ * submission may be sent to the next connector of its route.
+ */
+export class UpstreamRefusedError extends Error {
+  constructor(
+    readonly failureReason: string,
+    message: string,
+    readonly upstreamStatus: number | null = null,
+    readonly upstreamCode: string | null = null,
+  ) {
+    super(message);
+  }
+}
+
+/** A bank (or wallet provider) a payout can go to, as the upstream lists it. */
+export interface UpstreamBank {
+  readonly code: string;
+  readonly name: string;
+}
+
+/** The holder of an account, as the upstream resolved it (name enquiry). */
+export interface ResolvedAccount {
+  readonly accountName: string;
+  readonly bankCode: string | null;
+  readonly account: string;
+}
+
 export interface Channel {
   readonly name: string;
   createCollection(request: CreateCollectionRequest): Promise<Collection>;
-  queryCollection(transactionRef: string): Promise<CollectionState>;
+  /** `upstreamRef` is the one createCollection answered, when the payment has it. */
+  queryCollection(transactionRef: string, upstreamRef?: string | null): Promise<CollectionState>;
   refund(request: RefundRequest): Promise<{ readonly refundRef: string }>;
   submitPayout(submission: PayoutSubmission): Promise<PayoutState>;
   /** Looks a payout up by our transactionRef; status UNKNOWN when the upstream never received it. */
   queryPayout(transactionRef: string): Promise<PayoutState>;
   /** Verifies and parses a callback; throws AppError INVALID_SIGNATURE when it is not authentic. */
   parseCallback(headers: Readonly<Record<string, string | string[] | undefined>>, rawBody: Buffer): ChannelCallback;
+  /** Optional: the banks payouts in `currency` can reach, as the upstream lists them. */
+  listBanks?(currency: Currency): Promise<readonly UpstreamBank[]>;
+  /** Optional: the account holder's name (name enquiry); UpstreamRefusedError INVALID_ACCOUNT when there is none. */
+  resolveAccount?(request: { readonly currency: Currency; readonly method: string; readonly bankCode: string | null; readonly account: string }): Promise<ResolvedAccount>;
+  /** Releases connections. */
+  close?(): Promise<void>;
 }
 
 /** Only the simulator has it: lets sandbox flows act as the payer at the "bank". */

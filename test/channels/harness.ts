@@ -114,6 +114,7 @@ export function collectionRequest(clock: ManualClock, currency: Currency, method
     payerEmail: 'asha@example.com',
     payerPhone: '+6281234567890',
     expiresAtMs: clock.nowMs() + 30 * 60 * 1000,
+    redirectUrl: 'https://merchant.example/return',
   };
 }
 

@@ -41,6 +41,7 @@ export async function askForCollection(deps: PaymentContext, row: PaymentsTable)
       payerEmail: row.payer_email,
       payerPhone: row.payer_phone,
       expiresAtMs: Number(row.expires_at_ms),
+      redirectUrl: row.redirect_url,
     });
     const readyAtMs = deps.clock.nowMs();
     const firstReconcileMs = Math.min(readyAtMs + FIRST_RECONCILE_AFTER_MS, Number(row.expires_at_ms));

@@ -75,7 +75,7 @@ export class Reconciler {
   /** The channel's view of the collection; null when it does not know it, 'unavailable' when it did not answer. */
   private async ask(row: PaymentsTable): Promise<CollectionState | null | 'unavailable'> {
     try {
-      return await this.deps.channels.byName(row.channel).queryCollection(row.transaction_ref);
+      return await this.deps.channels.byName(row.channel).queryCollection(row.transaction_ref, row.upstream_ref);
     } catch (error) {
       if (error instanceof UpstreamUnavailableError) return 'unavailable';
       this.deps.log?.warn({ err: error, transactionRef: row.transaction_ref }, 'channel could not report a collection');

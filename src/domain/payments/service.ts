@@ -279,7 +279,7 @@ export class PaymentService implements CheckoutSource {
       // Already final at the bank (e.g. declining a payment it took late): nothing for the payer to do.
       if (!(error instanceof AppError && error.reason === 'CONFLICT')) throw error;
     }
-    const state = await this.deps.channels.byName(row.channel).queryCollection(row.transaction_ref);
+    const state = await this.deps.channels.byName(row.channel).queryCollection(row.transaction_ref, row.upstream_ref);
     await this.applyCollectionState(row.transaction_ref, state);
   }
 

@@ -1,0 +1,7 @@
+// Every live connector the service ships, by name. The simulator is not here: it serves sandbox
+// merchants only and is started by the composition root.
+import type { ConnectorDefinition } from './connector.js';
+
+export const CONNECTORS: readonly ConnectorDefinition[] = [];
+
+export const connectorByName = (name: string): ConnectorDefinition | undefined => CONNECTORS.find((c) => c.name === name);
