@@ -21,6 +21,12 @@ import { WebhookService } from './webhooks/service.js';
 import { loadOrCreateServiceKey } from './webhooks/signer.js';
 import { checkWebhookUrlSyntax } from './webhooks/ssrf.js';
 import type { Job } from './core/worker.js';
+import { pino } from 'pino';
+import type { ConnectorDefinition } from './connectors/connector.js';
+import { ConnectorMetrics } from './routing/connector-metrics.js';
+import { ConnectorSettings } from './routing/connector-settings.js';
+import { ConnectorRouter } from './routing/router.js';
+import type { SimulatorHandle } from './simulator/server.js';
 
 export interface Runtime {
   readonly services: Services;
@@ -34,7 +40,20 @@ export interface Runtime {
  * `upstream`: 'start' for the service (its own in-process simulator unless SIMULATOR_URL, published
  * in the data directory); 'attach' for tools beside it (the CLI), which reach the service's simulator.
  */
-export async function buildRuntime(config: Config, clock: Clock = systemClock, upstream: 'start' | 'attach' = 'start'): Promise<Runtime> {
+export interface RuntimeOptions {
+  /** The live connectors offered (default: every connector the service ships; tests add more). */
+  readonly connectors?: readonly ConnectorDefinition[];
+}
+
+export async function buildRuntime(
+  config: Config,
+  clock: Clock = systemClock,
+  upstream: 'start' | 'attach' = 'start',
+  options: RuntimeOptions = {},
+): Promise<Runtime> {
+  // The background work's own log (the HTTP server logs requests through Fastify's): what upstreams
+  // refused, what routing could not serve. Never given a secret or a full account number.
+  const logger = pino({ level: config.http.logLevel, base: { component: 'worker' } });
   const local = config.adminToken && config.secretKey ? null : loadOrCreateLocalSecrets(config.dataDir);
   const adminToken = config.adminToken ?? local!.adminToken;
   const box = new SecretBox(config.secretKey ?? local!.secretKey);
@@ -47,10 +66,21 @@ export async function buildRuntime(config: Config, clock: Clock = systemClock, u
   const fees = new FeeService(store.db, clock, { cacheMs: config.credentialCacheMs });
   const serviceKey = await loadOrCreateServiceKey(store.db, box, clock);
   const webhooks = new WebhookService(store.db, serviceKey, clock);
-  const channels =
+  const registry =
     upstream === 'start'
       ? await startChannels(config.simulator, config.simulatorBank, clock, `http://127.0.0.1:${config.port}`, config.dataDir)
       : await ChannelRegistry.attach(config.simulator, clock, config.dataDir);
+  const connectorSettings = new ConnectorSettings(store.db, box, clock, options.connectors);
+  const connectorMetrics = new ConnectorMetrics(store.db, clock);
+  const channels = await new ConnectorRouter<SimulatorHandle>(registry as ChannelRegistry<SimulatorHandle>, {
+    settings: connectorSettings,
+    metrics: connectorMetrics,
+    clock,
+    timeoutMs: config.connectors.timeoutMs,
+    publicBaseUrl: config.publicBaseUrl,
+    refreshMs: config.connectors.refreshMs,
+    log: logger,
+  }).start();
   const payments = new PaymentService({
     db: store.db,
     clock,
@@ -62,6 +92,7 @@ export async function buildRuntime(config: Config, clock: Clock = systemClock, u
     publicBaseUrl: config.publicBaseUrl,
     webhookUrlCheck: (raw) => checkWebhookUrlSyntax(raw, config.webhooks),
     upstreamConcurrency: config.upstreamConcurrency,
+    log: logger,
   });
   const payouts = new PayoutService({
     db: store.db,
@@ -73,6 +104,7 @@ export async function buildRuntime(config: Config, clock: Clock = systemClock, u
     webhookUrlCheck: (raw) => checkWebhookUrlSyntax(raw, config.webhooks),
     concurrency: config.upstreamConcurrency,
     idleIntervalMs: config.workerIdleMs,
+    log: logger,
   });
   const dispatcher = new WebhookDispatcher({ store, box, serviceKey, clock, config: config.webhooks, idleIntervalMs: config.workerIdleMs });
   const services: Services = {
@@ -87,6 +119,8 @@ export async function buildRuntime(config: Config, clock: Clock = systemClock, u
     fees,
     webhooks,
     channels,
+    connectorSettings,
+    connectorMetrics,
     payments,
     payouts,
   };

@@ -21,6 +21,12 @@ export interface HttpConfig {
   readonly rateLimitStore: RateLimitStore;
 }
 
+/** Live connectors (connectors/catalog.ts): the deadline of each provider request and how often settings are re-read. */
+export interface ConnectorsConfig {
+  readonly timeoutMs: number;
+  readonly refreshMs: number;
+}
+
 export interface Config {
   readonly host: string;
   readonly port: number;
@@ -51,6 +57,7 @@ export interface Config {
   readonly simulator: SimulatorConfig;
   /** The simulated bank the service starts when SIMULATOR_URL is unset. */
   readonly simulatorBank: InProcessSimulatorConfig;
+  readonly connectors: ConnectorsConfig;
   /** Webhook delivery: SSRF allow-list and whether plain http is allowed. */
   readonly webhooks: WebhookConfig;
   readonly http: HttpConfig;
@@ -113,6 +120,11 @@ export function loadConfig(env: Env = process.env): Config {
     upstreamConcurrency: int(env, 'UPSTREAM_CONCURRENCY', DEFAULT_JOB_CONCURRENCY, 1, 1000),
     simulator: withinLease(simulatorConfigFromEnv(env)),
     simulatorBank: inProcessConfigFromEnv(env),
+    connectors: {
+      // Bounded by the payout lease like the simulator's deadline (MAX_UPSTREAM_TIMEOUT_MS).
+      timeoutMs: int(env, 'CONNECTOR_TIMEOUT_MS', 15_000, 50, MAX_UPSTREAM_TIMEOUT_MS),
+      refreshMs: int(env, 'ROUTING_REFRESH_MS', 5_000, 0, 300_000),
+    },
     webhooks: webhookConfigFromEnv(env),
     http: {
       logLevel: env.LOG_LEVEL || 'info',

@@ -2,12 +2,13 @@
 // database records in its kysely_migration table. Append new names; never rename, drop or edit one.
 import { createAuditLog, generaliseAuditLog } from './audit/audit-migrations.js';
 import { createFeeAndLimitOverrides } from './domain/fee-migrations.js';
-import { addLateResolutions, createPaymentTables } from './domain/payments/payment-migrations.js';
-import { createPayoutsTable, dropPayoutsTable } from './domain/payouts/payout-migrations.js';
+import { addLateResolutions, createPaymentTables, indexPaymentCompletion } from './domain/payments/payment-migrations.js';
+import { addPayoutFallbacks, createPayoutsTable, dropPayoutsTable } from './domain/payouts/payout-migrations.js';
 import { createUsdtRates } from './domain/rate-migrations.js';
 import { addSignaturePaths, createRateLimitWindows, createUsedSignatures } from './http/request-guard-migrations.js';
 import { createLedgerTables } from './ledger/ledger-migrations.js';
 import { createMerchantsAndKeys } from './merchants/merchant-migrations.js';
+import { createRoutingTables } from './routing/routing-migrations.js';
 import { migrationOf, type Migrations } from './store/migrator.js';
 import { createWebhookTables } from './webhooks/webhook-migrations.js';
 
@@ -20,4 +21,5 @@ export const MIGRATIONS: Migrations = {
   '0005_payouts': { ...migrationOf(createPayoutsTable), down: dropPayoutsTable },
   '0006_held_money_and_audit': migrationOf(generaliseAuditLog, addLateResolutions),
   '0007_signature_paths_rate_windows': migrationOf(addSignaturePaths, createRateLimitWindows),
+  '0008_connectors': migrationOf(createRoutingTables, addPayoutFallbacks, indexPaymentCompletion),
 };

@@ -44,11 +44,13 @@ export async function buildApp(services: Services): Promise<AppHandle> {
     payouts,
     held: payments.held,
     db: store.db,
+    connectorSettings: services.connectorSettings,
+    refreshRouting: () => channels.refresh(),
   });
   await app.register(callbackRoutes, { channels, payments, payouts });
   await app.register(publicKeyRoutes, { webhooks });
   await app.register(checkoutRoutes, { source: payments, publicBaseUrl: config.publicBaseUrl, clock });
-  await app.register(opsRoutes, { store, metrics: http.metrics, isClosing: http.isClosing });
+  await app.register(opsRoutes, { store, metrics: http.metrics, moreMetrics: [services.connectorMetrics.registry], isClosing: http.isClosing });
 
   return {
     app,

@@ -1,6 +1,8 @@
 // The service container: everything main.ts builds once and hands to the HTTP app, the workers
 // and the CLI. Modules receive what they need from here instead of constructing their own.
-import type { ChannelRegistry } from './connectors/registry.js';
+import type { ConnectorMetrics } from './routing/connector-metrics.js';
+import type { ConnectorSettings } from './routing/connector-settings.js';
+import type { ConnectorRouter } from './routing/router.js';
 import type { SimulatorHandle } from './simulator/server.js';
 import type { Config } from './config.js';
 import type { Clock } from './core/clock.js';
@@ -26,8 +28,11 @@ export interface Services {
   readonly ledger: LedgerService;
   readonly fees: FeeService;
   readonly webhooks: WebhookService;
-  /** The upstream channels: the bank simulator for sandbox merchants (see docs/simulator.md). */
-  readonly channels: ChannelRegistry<SimulatorHandle>;
+  /** The upstream channels: the bank simulator for sandbox merchants (docs/simulator.md), the routed connectors for live ones (docs/connectors.md). */
+  readonly channels: ConnectorRouter<SimulatorHandle>;
+  /** The operator's connector credentials, base URLs and routes. */
+  readonly connectorSettings: ConnectorSettings;
+  readonly connectorMetrics: ConnectorMetrics;
   readonly payments: PaymentService;
   readonly payouts: PayoutService;
 }

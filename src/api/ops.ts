@@ -1,6 +1,7 @@
 // Operations endpoints: liveness, readiness, Prometheus metrics and the OpenAPI document.
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
+import type { Registry } from 'prom-client';
 import type { Metrics } from '../http/metrics.js';
 import type { Store } from '../store/db.js';
 
@@ -8,12 +9,14 @@ interface OpsOptions {
   /** Readiness asks the database and names which store answers. */
   readonly store: Pick<Store, 'ping' | 'kind'>;
   readonly metrics: Metrics;
+  /** Other registries exposed on the same page (the connectors' calls, notifications and backlogs). */
+  readonly moreMetrics?: readonly Registry[];
   readonly isClosing: () => boolean;
 }
 
 const Readiness = Type.Object({ status: Type.String({ examples: ['ready'] }), store: Type.String({ examples: ['sqlite'] }) });
 
-export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (app, { store, metrics, isClosing }) => {
+export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (app, { store, metrics, moreMetrics = [], isClosing }) => {
   app.get(
     '/healthz',
     {
@@ -49,7 +52,8 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (app, { store, me
     response: { 200: { type: 'string', description: 'Prometheus text exposition format.' } },
   };
   app.get('/metrics', { schema: metricsSchema }, async (_request, reply) => {
-    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+    const pages = await Promise.all([metrics.registry, ...moreMetrics].map((registry) => registry.metrics()));
+    return reply.type(metrics.registry.contentType).send(pages.join('\n'));
   });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

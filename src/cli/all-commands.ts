@@ -6,6 +6,7 @@ import { webhookCommands } from './webhook-commands.js';
 import { payoutCommands } from './payout-commands.js';
 import { heldCommands } from './held-commands.js';
 import { auditCommands } from './audit-commands.js';
+import { connectorCommands } from './connector-commands.js';
 import type { CliCommand } from './command.js';
 
 export const CLI_COMMANDS: readonly CliCommand[] = [
@@ -15,4 +16,5 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   ...payoutCommands,
   ...heldCommands,
   ...auditCommands,
+  ...connectorCommands,
 ];

@@ -7,6 +7,7 @@ import type { PaymentTables } from '../domain/payments/payment-rows.js';
 import type { PayoutTables } from '../domain/payouts/payout-rows.js';
 import type { RateTables } from '../domain/rate-rows.js';
 import type { RequestGuardTables } from '../http/request-guard-rows.js';
+import type { RoutingTables } from '../routing/routing-rows.js';
 import type { LedgerTables } from '../ledger/ledger-rows.js';
 import type { MerchantTables } from '../merchants/merchant-rows.js';
 import type { WebhookTables } from '../webhooks/webhook-rows.js';
@@ -20,7 +21,8 @@ export interface Database
     LedgerTables,
     PaymentTables,
     WebhookTables,
-    PayoutTables {}
+    PayoutTables,
+    RoutingTables {}
 
 export type Db = Kysely<Database>;
 /** A handle usable inside or outside a transaction. */

@@ -9,6 +9,7 @@ import type { Services } from '../../src/services.js';
 import type { KeyType } from '../../src/merchants/merchant-service.js';
 import { PaymentClient } from '../../sdk/src/index.js';
 import { allocateTestDatabase, type TestDatabase } from './store.js';
+import type { ConnectorDefinition } from '../../src/connectors/connector.js';
 
 export interface TestMerchant {
   readonly id: string;
@@ -61,12 +62,14 @@ export function testConfig(database: TestDatabase, env: Record<string, string> =
 export interface TestServerOptions {
   /** Run the background jobs (collections, expiry, webhooks, settlement); default true. */
   readonly worker?: boolean;
+  /** The live connectors offered (default: those the service ships). */
+  readonly connectors?: readonly ConnectorDefinition[];
 }
 
 export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const database = allocateTestDatabase();
   const clock = new OffsetClock();
-  const runtime = await buildRuntime(testConfig(database, env), clock).catch(async (error: unknown) => {
+  const runtime = await buildRuntime(testConfig(database, env), clock, 'start', { connectors: options.connectors }).catch(async (error: unknown) => {
     await database.drop();
     throw error;
   });

@@ -9,6 +9,7 @@ import { adminLedgerRoutes, type AdminLedgerRouteOptions } from './ledger.js';
 import { adminPayoutRoutes, type AdminPayoutRouteOptions } from './payouts.js';
 import { adminHeldMoneyRoutes, type AdminHeldMoneyRouteOptions } from './held-money.js';
 import { adminAuditRoutes, type AdminAuditRouteOptions } from './audit.js';
+import { adminConnectorRoutes, type AdminConnectorRouteOptions } from './connectors.js';
 import { ADMIN_SECURITY, adminErrors } from '../schemas/responses.js';
 
 /** What the operator routes use, all together, and the bearer token that guards them. */
@@ -18,10 +19,11 @@ export type AdminRouteOptions = AdminMerchantRouteOptions &
   AdminLedgerRouteOptions &
   AdminPayoutRouteOptions &
   AdminHeldMoneyRouteOptions &
-  AdminAuditRouteOptions & { readonly adminToken: string };
+  AdminAuditRouteOptions &
+  AdminConnectorRouteOptions & { readonly adminToken: string };
 
 export const adminRoutes: FastifyPluginAsync<AdminRouteOptions> = async (app, options) => {
-  const { adminToken, merchants, webhookConfig, rates, webhooks, ledger, fees, payouts, held, db } = options;
+  const { adminToken, merchants, webhookConfig, rates, webhooks, ledger, fees, payouts, held, db, connectorSettings, refreshRouting } = options;
   // Declared where it is enforced: every operator route needs the bearer token and can answer its errors.
   app.addHook('onRoute', (route) => {
     const schema = route.schema ?? {};
@@ -45,4 +47,5 @@ export const adminRoutes: FastifyPluginAsync<AdminRouteOptions> = async (app, op
   await app.register(adminPayoutRoutes, { payouts });
   await app.register(adminHeldMoneyRoutes, { held });
   await app.register(adminAuditRoutes, { db });
+  await app.register(adminConnectorRoutes, { connectorSettings, refreshRouting });
 };

@@ -1,7 +1,8 @@
 // Asking the channel for a payment's collection (virtual account, QR payload, reference code) in
 // the background, so payment/initiate never waits on an upstream: claimed per row, retried with
 // backoff while the channel is unavailable, and the payment fails if the channel refuses it.
-import { UpstreamUnavailableError } from '../../connectors/channel.js';
+import { UpstreamRefusedError, UpstreamUnavailableError } from '../../connectors/channel.js';
+import { DEFAULT_FAILURE_REASON, failureReasonOf } from '../failure-reasons.js';
 import type { Currency } from '../../core/money.js';
 import type { PaymentContext } from './payment-context.js';
 import { CLAIM_LEASE_MS, collectionRetryDelayMs, FIRST_RECONCILE_AFTER_MS } from './payment-limits.js';
@@ -75,7 +76,7 @@ export async function askForCollection(deps: PaymentContext, row: PaymentsTable)
       .where('transaction_ref', '=', row.transaction_ref)
       .where('collection_state', '=', 'requested')
       .execute();
-    await markFailed(deps, row, 'UPSTREAM_REJECTED');
+    await markFailed(deps, row, error instanceof UpstreamRefusedError ? failureReasonOf(error.failureReason) : DEFAULT_FAILURE_REASON);
     return 'refused';
   }
 }

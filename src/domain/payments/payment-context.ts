@@ -19,6 +19,8 @@ export interface PaymentChannels {
   byName(name: string): Channel;
   /** The simulator's payer action, for sandbox completion. */
   sandboxPayer(): SandboxPayer;
+  /** Can this merchant use (currency, method, direction) now? payment/methods lists only those. Absent: all. */
+  enabled?(merchant: Merchant, currency: Currency, method: string, direction: 'payin' | 'payout'): boolean;
 }
 
 /** Where surprises that do not fail a request go (a channel's refusal, a callback for an unknown payment). */

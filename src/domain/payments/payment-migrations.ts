@@ -85,3 +85,8 @@ export async function addLateResolutions(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('late_payments').addColumn('credited_fee_minor', 'bigint').execute();
   await db.schema.createIndex('late_payments_merchant').on('late_payments').columns(['merchant_id', 'transaction_ref']).execute();
 }
+
+/** Step of 0008_connectors: finished payments by time, for the last hour's success rate per connector. */
+export async function indexPaymentCompletion(db: Kysely<any>): Promise<void> {
+  await db.schema.createIndex('payments_completed').on('payments').column('completed_at_ms').execute();
+}

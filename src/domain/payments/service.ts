@@ -159,7 +159,10 @@ export class PaymentService implements CheckoutSource {
   /** Every pay-in and payout method of a currency with this merchant's bounds and fees. */
   async methods(merchant: Merchant, currencyCode: string): Promise<MethodsView> {
     const currency = requireCurrency(currencyCode);
-    const terms = await this.deps.fees.termsFor(merchant.id, currency);
+    // A live merchant sees only what a route with a ready connector serves; a sandbox merchant sees all.
+    const terms = (await this.deps.fees.termsFor(merchant.id, currency)).filter(
+      (t) => this.deps.channels.enabled?.(merchant, currency, t.method, t.direction) ?? true,
+    );
     const view = (t: (typeof terms)[number]): MethodTermsView => ({
       method: t.method,
       minAmount: toMajor(t.bounds.minMinor),

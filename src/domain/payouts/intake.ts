@@ -25,9 +25,9 @@ export async function acceptPayout(ctx: PayoutContext, merchant: Merchant, reque
   const draft = buildPayoutDraft(request, currency, method, bounds, merchant.mode, ctx.webhookUrlCheck);
   const hash = payoutRequestHash(draft);
   const feeMinor = await ctx.fees.feeFor(merchant.id, currency, method.method, 'payout', draft.amountMinor);
-  const channel = ctx.channels.channelFor(merchant, currency, method.method);
+  const { channel, fallbacks } = ctx.channels.route(merchant, currency, method.method, 'payout');
   return withTransaction(ctx.db, async (trx) => {
-    const fresh = newPayoutRow(merchant, draft, hash, feeMinor, channel.name, BigInt(ctx.clock.nowMs()));
+    const fresh = newPayoutRow(merchant, draft, hash, feeMinor, channel.name, fallbacks, BigInt(ctx.clock.nowMs()));
     if (!(await insertPayoutIfNew(trx, fresh))) {
       const original = await findPayoutForMerchant(trx, merchant.id, { merchantRef: draft.merchantRef });
       if (!original) throw new Error(`payouts: merchantRef ${draft.merchantRef} conflicted but cannot be read`);
@@ -50,7 +50,15 @@ export async function acceptPayout(ctx: PayoutContext, merchant: Merchant, reque
   });
 }
 
-function newPayoutRow(merchant: Merchant, draft: PayoutDraft, hash: string, feeMinor: Minor, channel: string, nowMs: bigint): PayoutsTable {
+function newPayoutRow(
+  merchant: Merchant,
+  draft: PayoutDraft,
+  hash: string,
+  feeMinor: Minor,
+  channel: string,
+  fallbacks: readonly string[],
+  nowMs: bigint,
+): PayoutsTable {
   return {
     transaction_ref: newId(),
     merchant_id: merchant.id,
@@ -70,6 +78,7 @@ function newPayoutRow(merchant: Merchant, draft: PayoutDraft, hash: string, feeM
     failure_reason: null,
     upstream_ref: null,
     channel,
+    fallback_channels: fallbacks.length > 0 ? fallbacks.join(',') : null,
     submit_attempts: 0n,
     query_attempts: 0n,
     next_action_at_ms: nowMs,

@@ -11,8 +11,11 @@ import type { Merchant } from '../../merchants/merchant-service.js';
 import type { WebhookUrlCheck } from '../request-rules.js';
 
 export interface PayoutChannels {
-  /** The channel that pays this merchant's payouts of this currency and method (sandbox: the simulator). */
-  channelFor(merchant: Merchant, currency: Currency, method: string): Channel;
+  /**
+   * The channel that pays this merchant's payouts of this currency and method (sandbox: the
+   * simulator), and the connectors a payout falls back to, in order, if that one refuses it at submission.
+   */
+  route(merchant: Merchant, currency: Currency, method: string, direction: 'payout'): { readonly channel: Channel; readonly fallbacks: readonly string[] };
   /** The channel a stored payout went through, by the name recorded on it. */
   byName(name: string): Channel;
 }

@@ -95,6 +95,26 @@ export async function recordSubmitAttempt(db: Executor, row: PayoutsTable, lease
   return result.numUpdatedRows === 1n;
 }
 
+/** A refused payout goes to `next` (the rest of its route stays behind it), due at once; false if the lease was lost. */
+export async function moveToNextChannel(db: Executor, row: PayoutsTable, lease: bigint, next: string, rest: readonly string[], nowMs: number): Promise<boolean> {
+  const result = await db
+    .updateTable('payouts')
+    .set({
+      channel: next,
+      fallback_channels: rest.length > 0 ? rest.join(',') : null,
+      submit_attempts: 0n,
+      query_attempts: 0n,
+      next_action_at_ms: BigInt(nowMs),
+      locked_until_ms: null,
+      updated_at_ms: BigInt(nowMs),
+    })
+    .where('transaction_ref', '=', row.transaction_ref)
+    .where('status', '=', 'Initiated')
+    .where('locked_until_ms', '=', lease)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
 /** Gives the row back with its next action time (and the query count that drives the backoff), if still ours. */
 export async function releaseLease(db: Executor, transactionRef: string, lease: bigint, nextActionAtMs: number, queryAttempts: bigint): Promise<void> {
   await db

@@ -32,6 +32,11 @@ export interface PayoutsTable {
   upstream_ref: string | null;
   channel: string;
   /**
+   * The connectors after `channel` in the payout's route when it was accepted, comma-separated: if
+   * the upstream refuses the payout definitively at submission, it goes to the next one (live only).
+   */
+  fallback_channels: string | null;
+  /**
    * How many times the payout was (or was about to be) sent upstream. Raised and committed BEFORE
    * each submission, so a row with submit_attempts >= 1 may have reached the upstream and must be
    * asked about before it is ever sent again.

@@ -1,13 +1,14 @@
 // Steps 4 and 5 of a payout's life: the submission job and what it does with each payout. It claims
 // due payouts with a lease in the database, so any number of workers may run it side by side, and
 // sends each payout upstream at most once per transactionRef: it asks before it ever sends again.
-import { UpstreamUnavailableError, type Channel, type PayoutState, type PayoutSubmission } from '../../connectors/channel.js';
+import { UpstreamRefusedError, UpstreamUnavailableError, type Channel, type PayoutState, type PayoutSubmission } from '../../connectors/channel.js';
 import type { Currency } from '../../core/money.js';
 import { DEFAULT_JOB_CONCURRENCY, PooledJob } from '../../core/pooled-job.js';
 import { applyUpstreamState, markFinal, markProcessing } from './outcomes.js';
 import type { PayoutContext } from './payout-context.js';
 import { PAYOUT_JOB_MAX_IDLE_MS, PAYOUT_LEASE_MS, pollDelayMs, submitRetryDelayMs } from './payout-limits.js';
-import { claimDuePayouts, recordSubmitAttempt, releaseLease } from './payout-repository.js';
+import { DEFAULT_FAILURE_REASON, failureReasonOf } from '../failure-reasons.js';
+import { claimDuePayouts, moveToNextChannel, recordSubmitAttempt, releaseLease } from './payout-repository.js';
 import { maskAccount } from './payout-request.js';
 import type { PayoutsTable } from './payout-rows.js';
 
@@ -73,12 +74,16 @@ async function submit(ctx: PayoutContext, row: PayoutsTable, channel: Channel, l
     state = await channel.submitPayout(payoutSubmission(row));
   } catch (error) {
     if (error instanceof UpstreamUnavailableError) return retryLater(ctx, submitted, lease);
-    // Any other answer is the upstream's refusal at submission: Initiated -> Failed.
-    ctx.log?.warn(
-      { err: error, transactionRef: row.transaction_ref, account: maskAccount(row.account), channel: row.channel },
-      'upstream rejected a payout at submission; it fails',
-    );
-    await markFinal(ctx, submitted, 'Failed', { failureReason: 'UPSTREAM_REJECTED' });
+    // Any other answer is the upstream's refusal at submission: the payout certainly did not leave.
+    // A definitive refusal moves it to the next connector of its route, if any; else Initiated -> Failed.
+    const where = { err: error, transactionRef: row.transaction_ref, account: maskAccount(row.account), channel: row.channel };
+    if (error instanceof UpstreamRefusedError && (await moveToNextConnector(ctx, submitted, lease))) {
+      ctx.log?.warn(where, 'upstream refused a payout at submission; it goes to the next connector of its route');
+      return;
+    }
+    ctx.log?.warn(where, 'upstream rejected a payout at submission; it fails');
+    const failureReason = error instanceof UpstreamRefusedError ? failureReasonOf(error.failureReason) : DEFAULT_FAILURE_REASON;
+    await markFinal(ctx, submitted, 'Failed', { failureReason });
     return;
   }
   await applyAndReschedule(ctx, submitted, state, lease);
@@ -106,4 +111,14 @@ async function retryLater(ctx: PayoutContext, row: PayoutsTable, lease: bigint):
   const queries = row.query_attempts + 1n;
   const delayMs = row.status === 'Processing' ? pollDelayMs(Number(queries)) : submitRetryDelayMs(Number(queries));
   await releaseLease(ctx.db, row.transaction_ref, lease, ctx.clock.nowMs() + delayMs, queries);
+}
+
+/**
+ * After a definitive refusal at submission: the payout, still Initiated and never accepted by that
+ * upstream, is handed to the next connector of its route, to be submitted there afresh at once.
+ */
+async function moveToNextConnector(ctx: PayoutContext, row: PayoutsTable, lease: bigint): Promise<boolean> {
+  const [next, ...rest] = (row.fallback_channels ?? '').split(',').filter((name) => name !== '');
+  if (next === undefined) return false;
+  return moveToNextChannel(ctx.db, row, lease, next, rest, ctx.clock.nowMs());
 }

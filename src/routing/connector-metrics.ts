@@ -1,0 +1,173 @@
+// What an operator watches to see a failing provider before merchants do: every call to a connector
+// (count, latency, outcome), every notification (accepted or refused), and, read from the database
+// at each scrape, the last hour's final statuses per connector and method and the backlogs.
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { sql } from 'kysely';
+import { AppError } from '../core/errors.js';
+import { UpstreamRefusedError, UpstreamUnavailableError, type Channel } from '../connectors/channel.js';
+import type { Db } from '../store/schema.js';
+
+export type CallOutcome = 'ok' | 'refused' | 'unavailable' | 'error';
+
+const HOUR_MS = 3_600_000;
+
+export function outcomeOf(error: unknown): CallOutcome {
+  if (error instanceof UpstreamUnavailableError) return 'unavailable';
+  if (error instanceof UpstreamRefusedError || error instanceof AppError) return 'refused';
+  return 'error';
+}
+
+export class ConnectorMetrics {
+  readonly registry = new Registry();
+  private readonly calls: Counter<'connector' | 'operation' | 'method' | 'outcome'>;
+  private readonly latency: Histogram<'connector' | 'operation'>;
+  private readonly notifications: Counter<'connector' | 'outcome'>;
+
+  constructor(db: Db | null, clock: { nowMs(): number }) {
+    this.calls = new Counter({
+      name: 'paygate_connector_calls_total',
+      help: 'Calls to a connector by operation, method and outcome (ok, refused: a definitive refusal, unavailable: timeout or 5xx, error).',
+      labelNames: ['connector', 'operation', 'method', 'outcome'],
+      registers: [this.registry],
+    });
+    this.latency = new Histogram({
+      name: 'paygate_connector_call_duration_seconds',
+      help: 'Time a connector took to answer, by operation (timeouts included).',
+      labelNames: ['connector', 'operation'],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20],
+      registers: [this.registry],
+    });
+    this.notifications = new Counter({
+      name: 'paygate_connector_notifications_total',
+      help: 'Notifications received from a connector: accepted (authentic) or refused (failed verification).',
+      labelNames: ['connector', 'outcome'],
+      registers: [this.registry],
+    });
+    if (db === null) return;
+    // Read at scrape time from the database, so every process reports the same truth.
+    new Gauge({
+      name: 'paygate_payments_completed_last_hour',
+      help: 'Payments that reached a final status in the last hour, by connector, method and status (success rate = Success / all).',
+      labelNames: ['connector', 'method', 'status'],
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        const rows = await db
+          .selectFrom('payments')
+          .select(['channel', 'method', 'status', (eb) => eb.fn.countAll<string | number | bigint>().as('n')])
+          .where('completed_at_ms', '>=', BigInt(clock.nowMs() - HOUR_MS))
+          .groupBy(['channel', 'method', 'status'])
+          .execute();
+        for (const row of rows) this.set({ connector: row.channel, method: row.method, status: row.status }, Number(row.n));
+      },
+    });
+    new Gauge({
+      name: 'paygate_payouts_completed_last_hour',
+      help: 'Payouts that reached a final status in the last hour, by connector, method and status.',
+      labelNames: ['connector', 'method', 'status'],
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        const rows = await db
+          .selectFrom('payouts')
+          .select(['channel', 'method', 'status', (eb) => eb.fn.countAll<string | number | bigint>().as('n')])
+          .where('completed_at_ms', '>=', BigInt(clock.nowMs() - HOUR_MS))
+          .groupBy(['channel', 'method', 'status'])
+          .execute();
+        for (const row of rows) this.set({ connector: row.channel, method: row.method, status: row.status }, Number(row.n));
+      },
+    });
+    new Gauge({
+      name: 'paygate_payouts_in_flight',
+      help: 'Payouts not yet final (Initiated or Processing), by connector: the upstream backlog.',
+      labelNames: ['connector', 'status'],
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        const rows = await db
+          .selectFrom('payouts')
+          .select(['channel', 'status', (eb) => eb.fn.countAll<string | number | bigint>().as('n')])
+          .where('status', 'in', ['Initiated', 'Processing'])
+          .groupBy(['channel', 'status'])
+          .execute();
+        for (const row of rows) this.set({ connector: row.channel, status: row.status }, Number(row.n));
+      },
+    });
+    new Gauge({
+      name: 'paygate_collections_waiting',
+      help: 'Payments whose collection the connector has not prepared yet (the pay-in outbox), by connector.',
+      labelNames: ['connector'],
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        const rows = await db
+          .selectFrom('payments')
+          .select(['channel', (eb) => eb.fn.countAll<string | number | bigint>().as('n')])
+          .where('collection_state', '=', 'requested')
+          .groupBy('channel')
+          .execute();
+        for (const row of rows) this.set({ connector: row.channel }, Number(row.n));
+      },
+    });
+    new Gauge({
+      name: 'paygate_webhook_backlog',
+      help: 'Merchant webhook events not yet delivered (pending or retrying).',
+      registers: [this.registry],
+      async collect() {
+        const row = await sql<{ n: string | number | bigint }>`select count(*) as n from webhook_events where status = 'pending'`.execute(db);
+        this.set(Number(row.rows[0]?.n ?? 0));
+      },
+    });
+  }
+
+  notification(connector: string, outcome: 'accepted' | 'refused'): void {
+    this.notifications.inc({ connector, outcome });
+  }
+
+  /** The channel with every call counted and timed; the channel itself is unchanged. */
+  instrument(channel: Channel): Channel {
+    const observe = <T>(operation: string, method: string, call: () => Promise<T>): Promise<T> => {
+      const end = this.latency.startTimer({ connector: channel.name, operation });
+      return call().then(
+        (value) => {
+          end();
+          this.calls.inc({ connector: channel.name, operation, method, outcome: 'ok' });
+          return value;
+        },
+        (error: unknown) => {
+          end();
+          this.calls.inc({ connector: channel.name, operation, method, outcome: outcomeOf(error) });
+          throw error;
+        },
+      );
+    };
+    const instrumented: Channel = {
+      name: channel.name,
+      createCollection: (request) => observe('create_collection', request.method, () => channel.createCollection(request)),
+      queryCollection: (ref, upstreamRef) => observe('query_collection', '', () => channel.queryCollection(ref, upstreamRef)),
+      refund: (request) => observe('refund', '', () => channel.refund(request)),
+      submitPayout: (submission) => observe('submit_payout', submission.method, () => channel.submitPayout(submission)),
+      queryPayout: (ref) => observe('query_payout', '', () => channel.queryPayout(ref)),
+      parseCallback: (headers, rawBody) => {
+        try {
+          const callback = channel.parseCallback(headers, rawBody);
+          this.notification(channel.name, 'accepted');
+          return callback;
+        } catch (error) {
+          this.notification(channel.name, 'refused');
+          throw error;
+        }
+      },
+      close: () => channel.close?.() ?? Promise.resolve(),
+    };
+    if (channel.listBanks) {
+      const listBanks = channel.listBanks.bind(channel);
+      Object.assign(instrumented, { listBanks: (currency: Parameters<typeof listBanks>[0]) => observe('list_banks', '', () => listBanks(currency)) });
+    }
+    if (channel.resolveAccount) {
+      const resolve = channel.resolveAccount.bind(channel);
+      Object.assign(instrumented, { resolveAccount: (request: Parameters<typeof resolve>[0]) => observe('resolve_account', request.method, () => resolve(request)) });
+    }
+    return instrumented;
+  }
+}
