@@ -236,6 +236,8 @@ describe('FAWRY reference number', () => {
     expect(await channel.queryCollection(req.transactionRef, upstreamRef)).toEqual({ upstreamRef, status: 'EXPIRED' });
     await fake.setStatus(compact(req.transactionRef), 'CANCELED');
     expect(await channel.queryCollection(req.transactionRef, upstreamRef)).toMatchObject({ status: 'FAILED', failureReason: 'UPSTREAM_CANCELLED' });
+    const failed = await fake.setStatus(compact(req.transactionRef), 'FAILED');
+    expect(channel.parseCallback({}, Buffer.from(failed))).toMatchObject({ state: { status: 'FAILED', failureReason: 'UPSTREAM_DECLINED' } });
     await expect(channel.queryCollection(newRef())).rejects.toMatchObject({ reason: 'NOT_FOUND' });
   });
 

@@ -278,18 +278,14 @@ export const STATUS_CODE = {
 export const CREDENTIAL_CODES: ReadonlySet<string> = new Set([STATUS_CODE.MERCHANT_CODE_INVALID, STATUS_CODE.SIGNATURE_INVALID]);
 
 /**
- * Fawry's documented error codes (error-codes page, charge and refund answers) to our failure reasons.
- * Anything unlisted is UPSTREAM_REJECTED.
+ * Fawry's documented status codes (status, charge and refund answers) to our failure reasons. Every
+ * one of them is a refusal of the request, not of the payer; anything unlisted is UPSTREAM_REJECTED too.
  */
 export const FAILURE_REASON: Readonly<Record<string, string>> = {
   '9901': 'UPSTREAM_REJECTED',
-  '9946': 'UPSTREAM_REJECTED',
   '9944': 'UPSTREAM_REJECTED',
+  '9946': 'UPSTREAM_REJECTED',
   '9938': 'UPSTREAM_REJECTED',
-  '99901': 'UPSTREAM_DECLINED',
-  '99903': 'UPSTREAM_REJECTED',
-  '99905': 'UPSTREAM_DECLINED',
-  '99907': 'UPSTREAM_DECLINED',
 };
 
 export const failureReasonFor = (code: string | null): string => (code === null ? 'UPSTREAM_REJECTED' : (FAILURE_REASON[code] ?? 'UPSTREAM_REJECTED'));
@@ -322,9 +318,13 @@ export function toCollectionState(body: OrderStatusBody, fallbackUpstreamRef: st
     upstreamRef,
     status,
     ...(paid === null ? {} : { paidAmountMinor: paid }),
-    ...(status === 'FAILED' ? { failureReason: body.orderStatus?.toUpperCase().startsWith('CANCEL') ? 'UPSTREAM_CANCELLED' : failureReasonFor(body.failureErrorCode === undefined ? null : String(body.failureErrorCode)) } : {}),
+    ...(status === 'FAILED' ? { failureReason: failedReason(body) } : {}),
   };
 }
+
+/** Why a FAILED or CANCELED order ended: cancelled at Fawry, or the payer's side declined it. */
+const failedReason = (body: OrderStatusBody): string =>
+  String(body.orderStatus).toUpperCase().startsWith('CANCEL') ? 'UPSTREAM_CANCELLED' : 'UPSTREAM_DECLINED';
 
 /** Is the order's paymentMethod a mobile wallet (refundable), as Fawry names it in its answers? */
 export const isWalletMethod = (paymentMethod: string | undefined): boolean =>
