@@ -21,6 +21,7 @@ import {
   toE164Indonesia,
   toRupiah,
 } from '../../src/connectors/xendit/transformers.js';
+import { IDR_BANKS } from '../../src/domain/banks/idr.js';
 import { XenditFake, xenditFixture } from '../fakes/xendit.js';
 
 let fake: XenditFake;
@@ -349,7 +350,7 @@ describe('payouts', () => {
 
   it('an unmapped bank code is refused with INVALID_BANK_CODE, nothing sent', async () => {
     const before = fake.requests.length;
-    await expect(channel.submitPayout(payout(ref(), { bankCode: '00567' }))).rejects.toMatchObject({ failureReason: 'INVALID_BANK_CODE' });
+    await expect(channel.submitPayout(payout(ref(), { bankCode: '00116' }))).rejects.toMatchObject({ failureReason: 'INVALID_BANK_CODE' });
     await expect(channel.submitPayout(payout(ref(), { bankCode: null }))).rejects.toBeInstanceOf(UpstreamRefusedError);
     expect(fake.requests.length).toBe(before);
   });
@@ -543,10 +544,12 @@ describe('mappings', () => {
     expect(payoutFailureReason('COMPLIANCE_REJECTED', null)).toBe('COMPLIANCE_REJECTED');
   });
 
-  it('bank codes are our 5-digit codes and map to ID_ channel codes', () => {
+  it('bank codes are our 5-digit codes from the IDR bank list and map to ID_ channel codes', () => {
+    const ours = new Set(IDR_BANKS.map((b) => b.bankCode));
     for (const [code, channelCode] of Object.entries(IDR_PAYOUT_CHANNELS)) {
+      expect(ours.has(code), code).toBe(true);
       expect(code).toMatch(/^\d{5}$/);
-      expect(channelCode).toMatch(/^ID_[A-Z]+$/);
+      expect(channelCode).toMatch(/^ID_[A-Z_]+$/);
     }
   });
 
