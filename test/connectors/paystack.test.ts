@@ -179,6 +179,17 @@ describe('pay-in by transfer', () => {
     expect(channel.parseCallback(event.headers, event.rawBody)).toEqual({ kind: 'ignored', reason: 'Paystack event bank.transfer.rejected is not used' });
   });
 
+  it('a charge Paystack answers without an account to pay is refused; a 5xx or hang is unavailable', async () => {
+    fake.nextAnswer('POST /charge', { status: 200, body: { status: true, message: 'Charge attempted', data: { status: 'failed', reference: 'x' } } });
+    expect((await refusal(channel.createCollection(collection(newRef())))).failureReason).toBe('UPSTREAM_REJECTED');
+    fake.nextAnswer('POST /charge', { status: 503, body: { status: false, message: 'Service unavailable' } });
+    await expect(channel.createCollection(collection(newRef()))).rejects.toBeInstanceOf(UpstreamUnavailableError);
+    const short = build({ timeoutMs: 200 });
+    fake.nextAnswer('POST /charge', 'hang');
+    await expect(short.createCollection(collection(newRef()))).rejects.toBeInstanceOf(UpstreamUnavailableError);
+    await short.close?.();
+  });
+
   it('refuses another currency or method without asking Paystack', async () => {
     const before = fake.requests.length;
     const error = await refusal(channel.createCollection({ ...collection(newRef()), currency: 'IDR', method: 'QRIS' }));
@@ -203,6 +214,10 @@ describe('payouts', () => {
     const transfer = fake.requests.filter((r) => r.method === 'POST' && r.path === '/transfer').at(-1)!;
     expect(transfer.body).toMatchObject({ source: 'balance', amount: 500000, reference: ref, currency: 'NGN' });
     expect(await channel.queryPayout(ref)).toEqual(state);
+  });
+
+  it('takes the NGN payout method under its interface name TRANSFER too', async () => {
+    expect((await channel.submitPayout(payout(newRef(), { method: 'TRANSFER' }))).status).toBe('PROCESSING');
   });
 
   it('a transfer.success event and the verify both say SUCCESS', async () => {

@@ -118,7 +118,8 @@ export class PaystackChannel implements Channel {
   }
 
   async submitPayout(submission: PayoutSubmission): Promise<PayoutState> {
-    if (submission.currency !== 'NGN' || submission.method !== 'BANK') {
+    // The contract also lets NGN bank payouts be called TRANSFER (the original interface's name).
+    if (submission.currency !== 'NGN' || (submission.method !== 'BANK' && submission.method !== 'TRANSFER')) {
       throw new UpstreamRefusedError('UPSTREAM_REJECTED', `Paystack sends NGN BANK payouts only, not ${submission.currency} ${submission.method}`);
     }
     if (submission.bankCode === null || !BANK_CODE.test(submission.bankCode)) throw new UpstreamRefusedError('INVALID_ACCOUNT', 'a Nigerian bank code is required');
