@@ -265,7 +265,7 @@ export class PaymobFake {
     if (reference !== undefined && !(typeof reference === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(reference))) {
       problems.client_reference_id = ['Must be a valid UUID4.'];
     }
-    if (Object.keys(problems).length > 0) return { status: 400, body: { ...paymobFixture('disburse-validation-error'), status_description: problems } };
+    if (Object.keys(problems).length > 0) return { status: 400, body: { ...paymobFixture<Record<string, unknown>>('disburse-validation-error'), status_description: problems } };
 
     const account = isBank ? String(body.bank_card_number) : String(body.msisdn);
     const outcome = this.programmed.get(account)?.shift() ?? (isBank ? { status: 'pending', code: '8000' } : { status: 'successful', code: '200' });
@@ -309,7 +309,7 @@ export class PaymobFake {
       .filter((t) => (t.issuer === 'bank_card' || t.issuer === 'instant_bank') === bank)
       .filter((t) => ids.has(t.transaction_id) || (t.client_reference_id !== null && ids.has(t.client_reference_id)))
       .map((t) => this.present(t));
-    return { status: 200, body: { ...paymobFixture('inquiry-answer'), count: results.length, results } };
+    return { status: 200, body: { ...paymobFixture<Record<string, unknown>>('inquiry-answer'), count: results.length, results } };
   }
 
   private present(t: FakeTransaction): Record<string, unknown> {
