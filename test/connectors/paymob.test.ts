@@ -225,6 +225,15 @@ describe('paymob inquiry and faults', () => {
     expect(error).toMatchObject({ failureReason: 'UPSTREAM_REJECTED', upstreamStatus: 400, upstreamCode: '400' });
   });
 
+  it('a duplicate refusal (501) is never a refusal: the earlier payout is looked up, else the outcome is unknown', async () => {
+    const submission = wallet('01044444444');
+    const first = await channel.submitPayout(submission);
+    fake.nextAnswer('/disburse/', { status: 400, body: { status_code: '501', status_description: 'Duplicate transaction' } });
+    expect(await channel.submitPayout(submission)).toEqual(first);
+    fake.nextAnswer('/disburse/', { status: 400, body: { status_code: '501', status_description: 'Duplicate transaction' } });
+    await expect(channel.submitPayout(wallet('01044444445'))).rejects.toBeInstanceOf(UpstreamUnavailableError);
+  });
+
   it('a hang is UpstreamUnavailableError within the deadline', async () => {
     const quick = channelWith(CREDENTIALS, 300);
     await quick.queryPayout('PO-warm-token');

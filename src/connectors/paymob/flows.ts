@@ -50,6 +50,9 @@ interface HeldToken {
   readonly expiresAtMs: number;
 }
 
+/** The code Paymob answers a transaction it considers a duplicate with (per its error list). */
+const DUPLICATE_CODES: readonly string[] = ['501'];
+
 const payoutsOnly = (): UpstreamRefusedError => new UpstreamRefusedError('UPSTREAM_REJECTED', 'paymob serves payouts only');
 
 const credentialsRefused = (status: number, code: string | null): UpstreamRefusedError =>
@@ -101,6 +104,12 @@ export class PaymobChannel implements Channel {
     }
     const code = disbursement === null ? null : statusCodeOf(disbursement);
     const description = disbursement === null ? '' : describeStatus(disbursement.status_description);
+    if (code !== null && DUPLICATE_CODES.includes(code)) {
+      // Paymob may already hold this payout: never let a "duplicate" refusal send it to another connector.
+      const earlier = await this.queryPayout(submission.transactionRef);
+      if (earlier.status !== 'UNKNOWN') return earlier;
+      throw new UpstreamUnavailableError(`paymob answered ${code} (duplicate) for a payout its inquiry does not show yet`);
+    }
     throw new UpstreamRefusedError(reasonForCode(code), `paymob refused the disbursement: HTTP ${answer.status} ${code ?? ''} ${description}`.trim(), answer.status, code);
   }
 
