@@ -9,8 +9,9 @@ export const paymobDefinition: ConnectorDefinition = {
   // Production {ENV}; the staging environment is https://stagingpayouts.paymobsolutions.com/api/secure.
   defaultBaseUrl: 'https://payouts.paymobsolutions.com/api/secure',
   apiVersion:
-    'Paymob Payouts (disbursement) API as documented at https://payouts.paymobsolutions.com/docs/ ' +
-    '(generate_and_refresh_token_api, instant_cashin_api, transaction inquiry) and https://developers.paymob.com/paymob-docs/payouts/overview-1',
+    'Paymob Payouts (disbursement) API, {ENV}/o/token/, {ENV}/disburse/, {ENV}/transaction/inquire/: ' +
+    'https://payouts.paymobsolutions.com/docs/generate_and_refresh_token_api, https://payouts.paymobsolutions.com/docs/instant_cashin_api, ' +
+    'https://developers.paymob.com/egypt/payouts/bulk-transaction-inquiry-api-endpoint, https://developers.paymob.com/paymob-docs/payouts/overview-1',
   credentials: [
     { name: 'clientId', description: 'OAuth2 client id Paymob sends with your Payouts (Send) API credentials.', secret: false },
     { name: 'clientSecret', description: 'OAuth2 client secret that comes with the client id.', secret: true },
