@@ -355,6 +355,37 @@ describe('payouts (RazorpayX)', () => {
   });
 });
 
+describe('account validation (resolveAccount)', () => {
+  it('gives the registered holder of a bank account or VPA once the validation completes', async () => {
+    fake.setAccountHolder('HDFC0001234', '50100012345678', 'ASHA VERMA');
+    fake.setAccountHolder(null, 'asha@okaxis', 'Asha Verma');
+    expect(await channel.resolveAccount!({ currency: 'INR', method: 'BANK', bankCode: 'HDFC0001234', account: '50100012345678' })).toEqual({
+      accountName: 'ASHA VERMA',
+      bankCode: 'HDFC0001234',
+      account: '50100012345678',
+    });
+    expect(await channel.resolveAccount!({ currency: 'INR', method: 'UPI', bankCode: null, account: 'asha@okaxis' })).toMatchObject({ accountName: 'Asha Verma', bankCode: null });
+    const sent = fake.requests.filter((r) => r.path === '/v1/fund_accounts/validations').at(-1)!;
+    expect(sent.body).toMatchObject({ source_account_number: fake.accountNumber, fund_account: { account_type: 'vpa', vpa: { address: 'asha@okaxis' } } });
+  });
+
+  it('an account without a holder is INVALID_ACCOUNT', async () => {
+    const error = await refusal(channel.resolveAccount!({ currency: 'INR', method: 'BANK', bankCode: 'SBIN0000001', account: '99999999999' }));
+    expect(error.failureReason).toBe('INVALID_ACCOUNT');
+  });
+
+  it('a validation still pending at the deadline is UpstreamUnavailableError', async () => {
+    fake.validationPendingFetches = 1_000;
+    const quick = build({ timeoutMs: 600 });
+    try {
+      await expect(quick.resolveAccount!({ currency: 'INR', method: 'UPI', bankCode: null, account: 'slow@okaxis' })).rejects.toBeInstanceOf(UpstreamUnavailableError);
+    } finally {
+      fake.validationPendingFetches = 1;
+      await quick.close?.();
+    }
+  });
+});
+
 describe('webhooks', () => {
   it('a valid signature verifies, also when delivered over HTTP to a callback URL', async () => {
     const received: { headers: http.IncomingHttpHeaders; body: Buffer }[] = [];

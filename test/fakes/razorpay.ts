@@ -68,6 +68,10 @@ export class FakeRazorpay {
   private readonly payouts: StoredPayout[] = [];
   private readonly faults: { prefix: string; answer: FaultAnswer; method?: string }[] = [];
   private readonly hung = new Set<http.ServerResponse>();
+  private readonly holders = new Map<string, string>();
+  private readonly validations = new Map<string, { entity: Json; pendingFetches: number; holder: string | null }>();
+  /** How many fetches an account validation stays `created` for before it completes. */
+  validationPendingFetches = 1;
   private callbackUrl: string | null = null;
   private imageContent: boolean;
   url = '';
@@ -121,6 +125,11 @@ export class FakeRazorpay {
 
   get payoutCount(): number {
     return this.payouts.length;
+  }
+
+  /** Registers the holder of a bank account (with its IFSC) or a VPA (bankCode null) for account validation. */
+  setAccountHolder(bankCode: string | null, account: string, name: string): void {
+    this.holders.set(`${bankCode ?? 'vpa'}|${account}`, name);
   }
 
   /** The payer pays the QR code of `transactionRef` (another sum than asked if given): captured, closed, webhook sent. */
@@ -261,6 +270,25 @@ export class FakeRazorpay {
     if (method === 'POST' && (match = /^\/v1\/payments\/([^/]+)\/refund$/.exec(path))) {
       return this.refund(decodeURIComponent(match[1]!), body ?? {}, headers, res);
     }
+    if (method === 'POST' && path === '/v1/fund_accounts/validations') return this.createValidation(body ?? {}, res);
+    if (method === 'GET' && (match = /^\/v1\/fund_accounts\/validations\/([^/]+)$/.exec(path))) {
+      const stored = this.validations.get(decodeURIComponent(match[1]!));
+      if (!stored) return send(res, 400, errorBody('The id provided does not exist'));
+      if (stored.pendingFetches > 0) stored.pendingFetches--;
+      if (stored.pendingFetches === 0 && stored.entity.status === 'created') {
+        Object.assign(stored.entity, {
+          status: 'completed',
+          validation_results: {
+            account_status: stored.holder === null ? 'invalid' : 'active',
+            registered_name: stored.holder,
+            details: stored.holder === null ? 'The beneficiary account is invalid.' : 'The beneficiary account is valid.',
+            name_match_score: null,
+          },
+          status_details: { description: 'Validation request is completed', source: 'beneficiary_bank', reason: 'validation_completed' },
+        });
+      }
+      return send(res, 200, stored.entity);
+    }
     if (method === 'POST' && path === '/v1/payouts') return this.createPayout(body ?? {}, raw, headers, res);
     if (method === 'GET' && path === '/v1/payouts') {
       if (url.searchParams.get('account_number') !== this.accountNumber) return send(res, 400, errorBody('The account number field is required', { field: 'account_number' }));
@@ -327,6 +355,36 @@ export class FakeRazorpay {
     if (payment.amount_refunded === payment.amount) Object.assign(payment, { status: 'refunded', refund_status: 'full' });
     if (typeof key === 'string') this.refundsByKey.set(key, refund);
     send(res, 200, refund);
+  }
+
+  private createValidation(body: Json, res: http.ServerResponse): void {
+    if (body.source_account_number !== this.accountNumber) return send(res, 400, errorBody('The source account number is invalid', { field: 'source_account_number' }));
+    const fundAccount = body.fund_account as Json | undefined;
+    const contact = fundAccount?.contact as Json | undefined;
+    if (!fundAccount || typeof contact?.name !== 'string') return send(res, 400, errorBody('The contact name field is required', { field: 'fund_account.contact.name' }));
+    let key: string;
+    if (fundAccount.account_type === 'bank_account') {
+      const bank = fundAccount.bank_account as Json;
+      if (!/^[A-Z]{4}0[A-Z0-9]{6}$/.test(String(bank.ifsc))) return send(res, 400, errorBody('Invalid IFSC Code in Bank Account', { field: 'fund_account.bank_account.ifsc' }));
+      key = `${String(bank.ifsc)}|${String(bank.account_number)}`;
+    } else if (fundAccount.account_type === 'vpa') {
+      key = `vpa|${String((fundAccount.vpa as Json).address)}`;
+    } else {
+      return send(res, 400, errorBody('The account type is invalid', { field: 'fund_account.account_type' }));
+    }
+    const entity: Json = {
+      id: newId('fav'),
+      entity: 'fund_account.validation',
+      status: 'created',
+      utr: null,
+      validation_results: { account_status: null, registered_name: null, details: null, name_match_score: null },
+      status_details: { description: 'Validation request is created', source: 'internal', reason: 'validation_request_created' },
+      reference_id: body.reference_id ?? null,
+      notes: body.notes ?? {},
+      fund_account: { id: newId('fa'), entity: 'fund_account', ...fundAccount, active: true, created_at: now() },
+    };
+    this.validations.set(entity.id as string, { entity, pendingFetches: this.validationPendingFetches, holder: this.holders.get(key) ?? null });
+    send(res, 200, entity);
   }
 
   private createPayout(body: Json, raw: string, headers: http.IncomingHttpHeaders, res: http.ServerResponse): void {

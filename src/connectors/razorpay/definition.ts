@@ -11,7 +11,8 @@ export const razorpayDefinition: ConnectorDefinition = {
   apiVersion:
     'Razorpay REST API v1: UPI QR Codes (https://razorpay.com/docs/api/qr-codes/), Refunds (https://razorpay.com/docs/api/refunds/), ' +
     'RazorpayX Payout Composite (https://razorpay.com/docs/api/x/payout-composite/), Payout Idempotency, Fetch All Payouts, ' +
-    'Payout Status Details (https://razorpay.com/docs/errors/x/payout-status-details/), Webhooks (https://razorpay.com/docs/webhooks/)',
+    'Payout Status Details (https://razorpay.com/docs/errors/x/payout-status-details/), Composite Account Validation ' +
+    '(https://razorpay.com/docs/api/x/composite-account-validation/), Webhooks (https://razorpay.com/docs/webhooks/)',
   credentials: [
     { name: 'keyId', description: 'API key id (rzp_live_... or rzp_test_...), Dashboard > Account & Settings > API Keys.', secret: false },
     { name: 'keySecret', description: 'API key secret shown once when the key is generated.', secret: true },

@@ -14,7 +14,9 @@ import {
   type PayoutState,
   type PayoutSubmission,
   type RefundRequest,
+  type ResolvedAccount,
 } from '../channel.js';
+import type { Currency } from '../../core/money.js';
 import { parseRazorpayWebhook } from './notifications.js';
 import {
   PAYOUT_IDEMPOTENCY_HEADER,
@@ -27,8 +29,10 @@ import {
   toPaise,
   toPayoutRequest,
   toPayoutState,
+  toAccountValidationRequest,
   toQrCodeRequest,
   upstreamReference,
+  type AccountValidation,
   type Collection as ListOf,
   type ErrorBody,
   type Payment,
@@ -61,6 +65,8 @@ const MAX_LOOKUP_PAGES = 20;
 /** QR codes are looked for from this long before the payment's expiry (checkouts live 30 minutes). */
 const LOOKUP_WINDOW_MS = 2 * 60 * 60 * 1000;
 const IFSC = /^[A-Z]{4}0[A-Z0-9]{6}$/;
+/** How often a pending account validation is asked again, within the one request deadline. */
+const VALIDATION_POLL_MS = 250;
 
 const seg = (value: string): string => encodeURIComponent(value);
 
@@ -146,6 +152,36 @@ export class RazorpayChannel implements Channel {
     // One idempotency key makes at most one payout; the newest (first) one is the answer regardless.
     const payout = list.items.find((p) => p.reference_id === reference);
     return payout === undefined ? { status: 'UNKNOWN' } : toPayoutState(payout);
+  }
+
+  /**
+   * Name enquiry through RazorpayX account validation (a penny drop or a penniless check, as Razorpay
+   * chooses; it may cost a fee per call). Validation is asynchronous, so a pending one is asked again
+   * until the request deadline; still pending then, the outcome is unknown.
+   */
+  async resolveAccount(request: { readonly currency: Currency; readonly method: string; readonly bankCode: string | null; readonly account: string }): Promise<ResolvedAccount> {
+    if (request.currency !== 'INR' || (request.method !== 'BANK' && request.method !== 'UPI')) {
+      throw new UpstreamRefusedError('UPSTREAM_REJECTED', `RazorpayX validates INR BANK or UPI accounts only, not ${request.currency} ${request.method}`);
+    }
+    if (request.method === 'BANK' && !IFSC.test(request.bankCode ?? '')) throw new UpstreamRefusedError('INVALID_ACCOUNT', 'a bank account needs an 11-character IFSC');
+    const deadline = Date.now() + this.options.timeoutMs;
+    const body = toAccountValidationRequest(this.options.accountNumber, request.method, request.bankCode, request.account);
+    const answer = await this.call('POST', '/v1/fund_accounts/validations', body, {});
+    if (answer.status !== 200 && answer.status !== 201) throw this.refusal(answer, 'validate account', payoutRefusalReason(answer.body as Partial<ErrorBody>));
+    let validation = answer.body as AccountValidation;
+    while (validation.status === 'created') {
+      if (Date.now() + VALIDATION_POLL_MS >= deadline) throw new UpstreamUnavailableError(`account validation ${validation.id} still pending at the deadline`);
+      await new Promise((resolve) => setTimeout(resolve, VALIDATION_POLL_MS));
+      validation = await this.expect<AccountValidation>('GET', `/v1/fund_accounts/validations/${seg(validation.id)}`, undefined, {}, 'fetch account validation');
+    }
+    if (validation.status === 'failed') {
+      throw new UpstreamUnavailableError(`account validation ${validation.id} failed: ${validation.status_details?.reason ?? 'no reason given'}`);
+    }
+    const result = validation.validation_results;
+    if (result?.account_status !== 'active' || !result.registered_name) {
+      throw new UpstreamRefusedError('INVALID_ACCOUNT', 'RazorpayX found no active account holder', 200, validation.status_details?.reason ?? null);
+    }
+    return { accountName: result.registered_name, bankCode: request.method === 'UPI' ? null : request.bankCode, account: request.account };
   }
 
   parseCallback(headers: Readonly<Record<string, string | string[] | undefined>>, rawBody: Buffer): ChannelCallback {

@@ -324,3 +324,38 @@ export function payoutRefusalReason(body: Partial<ErrorBody> | null): string {
   if (/invalid (ifsc|vpa|upi|beneficiary|bank account)/.test(text)) return 'INVALID_ACCOUNT';
   return 'UPSTREAM_REJECTED';
 }
+
+// ---- account validation (name enquiry) ---------------------------------------------------------
+
+export interface AccountValidationRequest {
+  readonly source_account_number: string;
+  readonly validation_type: 'optimized';
+  readonly fund_account:
+    | { readonly account_type: 'bank_account'; readonly bank_account: { readonly ifsc: string; readonly account_number: string }; readonly contact: Contact }
+    | { readonly account_type: 'vpa'; readonly vpa: { readonly address: string }; readonly contact: Contact };
+}
+
+export interface AccountValidation {
+  readonly id: string;
+  readonly entity: 'fund_account.validation';
+  readonly status: 'created' | 'completed' | 'failed';
+  readonly validation_results: {
+    readonly account_status: 'active' | 'invalid' | null;
+    readonly registered_name: string | null;
+  } | null;
+  readonly status_details: StatusDetails | null;
+}
+
+/** Razorpay keeps a contact per validation; the holder's name is what we ask, so the contact is named for us. */
+const ENQUIRY_CONTACT: Contact = { name: 'Paygate name enquiry', type: 'customer' };
+
+export function toAccountValidationRequest(accountNumber: string, method: 'BANK' | 'UPI', bankCode: string | null, account: string): AccountValidationRequest {
+  return {
+    source_account_number: accountNumber,
+    validation_type: 'optimized',
+    fund_account:
+      method === 'UPI'
+        ? { account_type: 'vpa', vpa: { address: account }, contact: ENQUIRY_CONTACT }
+        : { account_type: 'bank_account', bank_account: { ifsc: bankCode ?? '', account_number: account }, contact: ENQUIRY_CONTACT },
+  };
+}
