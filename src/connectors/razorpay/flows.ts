@@ -20,6 +20,7 @@ import type { Currency } from '../../core/money.js';
 import { parseRazorpayWebhook } from './notifications.js';
 import {
   PAYOUT_IDEMPOTENCY_HEADER,
+  REF_NOTE,
   REFUND_IDEMPOTENCY_HEADER,
   paidPayments,
   payoutRefusalReason,
@@ -123,7 +124,7 @@ export class RazorpayChannel implements Channel {
     const paise = toPaise(request.amountMinor);
     if (paise === null) throw new UpstreamRefusedError('PAYMENT_NOT_REFUNDABLE', 'refund amount out of range');
     // The idempotency key makes a retry after a lost answer give back the same refund.
-    const answer = await this.call('POST', `/v1/payments/${seg(payment.id)}/refund`, { amount: paise, notes: { paygate_ref: request.transactionRef } }, {
+    const answer = await this.call('POST', `/v1/payments/${seg(payment.id)}/refund`, { amount: paise, notes: { [REF_NOTE]: request.transactionRef } }, {
       [REFUND_IDEMPOTENCY_HEADER]: upstreamReference(request.transactionRef),
     });
     if (answer.status === 200) return { refundRef: (answer.body as Refund).id };
