@@ -4,8 +4,9 @@ import type { ConnectorDefinition } from './connector.js';
 import { fawryDefinition } from './fawry/definition.js';
 import { paymobDefinition } from './paymob/definition.js';
 import { paystackDefinition } from './paystack/definition.js';
+import { razorpayDefinition } from './razorpay/definition.js';
 import { xenditDefinition } from './xendit/definition.js';
 
-export const CONNECTORS: readonly ConnectorDefinition[] = [xenditDefinition, paystackDefinition, fawryDefinition, paymobDefinition];
+export const CONNECTORS: readonly ConnectorDefinition[] = [razorpayDefinition, xenditDefinition, paystackDefinition, fawryDefinition, paymobDefinition];
 
 export const connectorByName = (name: string): ConnectorDefinition | undefined => CONNECTORS.find((c) => c.name === name);

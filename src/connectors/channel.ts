@@ -72,6 +72,8 @@ export interface PayoutState {
   readonly status: UpstreamPayoutStatus;
   readonly upstreamRef?: string;
   readonly failureReason?: string;
+  /** The bank's transfer reference (UTR) once the upstream reports one; for the operator and the merchant. */
+  readonly utr?: string;
 }
 
 /** A verified notification from the upstream. */
