@@ -33,7 +33,7 @@ import { buildDraft, requestHash, requirePayinMethod, type InitiateRequest } fro
 import { oneReference, requireCurrency, type RecordQuery } from '../request-rules.js';
 import { Reconciler } from './reconciler.js';
 import type { PaymentsTable } from './payment-rows.js';
-import { failureReasonOf } from '../failure-reasons.js';
+import { AMOUNT_MISMATCH, failureReasonOf } from '../failure-reasons.js';
 import { markExpired, markFailed, markSucceeded, recordLatePayment } from './transitions.js';
 
 export type PaymentQuery = RecordQuery;
@@ -249,7 +249,11 @@ export class PaymentService implements CheckoutSource {
   private async applyPaid(row: PaymentsTable, state: CollectionState): Promise<void> {
     if (row.status === 'Pending') {
       const inTime = this.deps.clock.nowMs() < Number(row.expires_at_ms) + EXPIRY_CONFIRM_GRACE_MS;
-      if (inTime && (await markSucceeded(this.deps, row, state))) return;
+      const exact = (state.paidAmountMinor ?? row.amount_minor) === row.amount_minor;
+      if (inTime && exact && (await markSucceeded(this.deps, row, state))) return;
+      // Odd money (another sum than asked): never Success. The payment fails and the money is handled
+      // like late money: sent back where the method refunds, else held for the operator.
+      if (inTime && !exact) await markFailed(this.deps, row, AMOUNT_MISMATCH);
       if (!inTime) await markExpired(this.deps, row);
       const current = await findByRef(this.deps.db, row.transaction_ref);
       if (!current || current.status === 'Pending') throw new Error(`payments: ${row.transaction_ref} could not leave Pending`);
