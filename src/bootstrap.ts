@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import { ChannelRegistry } from './connectors/registry.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { FeeService } from './domain/fees.js';
+import { BankDirectory } from './domain/banks/upstream-banks.js';
 import { MerchantService } from './merchants/merchant-service.js';
 import { PaymentService } from './domain/payments/service.js';
 import { PayoutService } from './domain/payouts/service.js';
@@ -121,6 +122,7 @@ export async function buildRuntime(
     channels,
     connectorSettings,
     connectorMetrics,
+    banks: new BankDirectory(channels, () => clock.nowMs(), logger),
     payments,
     payouts,
   };

@@ -7,6 +7,7 @@ import type { SimulatorHandle } from './simulator/server.js';
 import type { Config } from './config.js';
 import type { Clock } from './core/clock.js';
 import type { FeeService } from './domain/fees.js';
+import type { BankDirectory } from './domain/banks/upstream-banks.js';
 import type { MerchantService } from './merchants/merchant-service.js';
 import type { PaymentService } from './domain/payments/service.js';
 import type { PayoutService } from './domain/payouts/service.js';
@@ -33,6 +34,8 @@ export interface Services {
   /** The operator's connector credentials, base URLs and routes. */
   readonly connectorSettings: ConnectorSettings;
   readonly connectorMetrics: ConnectorMetrics;
+  /** The bank lists of payout/bankCode (a live merchant's routed connector's own list where it has one). */
+  readonly banks: BankDirectory;
   readonly payments: PaymentService;
   readonly payouts: PayoutService;
 }

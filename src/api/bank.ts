@@ -4,6 +4,8 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { publicBanksFor, type PublicBankEntry } from '../domain/banks/index.js';
 import { ok } from '../http/envelope.js';
+import type { BankDirectory } from '../domain/banks/upstream-banks.js';
+import { merchantOf } from './merchant-request.js';
 import type { Currency } from '../core/money.js';
 import { CurrencyBody } from './schemas/currency.js';
 import { BankEntry } from './schemas/payout.js';
@@ -22,7 +24,12 @@ function serializedBanks(currency: Currency): string {
   return body;
 }
 
-export const bankRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export interface BankRouteOptions {
+  /** Live merchants: the routed connector's own list where it publishes one (e.g. Paystack for NGN). */
+  readonly banks: Pick<BankDirectory, 'banksFor'>;
+}
+
+export const bankRoutes: FastifyPluginAsyncTypebox<BankRouteOptions> = async (app, { banks }) => {
   app.post(
     '/payout/bankCode',
     {
@@ -33,13 +40,16 @@ export const bankRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Bank codes and names for payouts in one currency',
         description:
           'IDR: 5-digit codes of banks, regional development banks and e-wallets. NGN: CBN/NIP codes. ' +
-          'EGP: codes of Egyptian banks. INR: IFSC prefixes (a payout carries the full 11-character IFSC).',
+          'EGP: codes of Egyptian banks. INR: IFSC prefixes (a payout carries the full 11-character IFSC). ' +
+          'A live merchant whose payouts go through a provider that publishes its own list (NGN on Paystack) gets that list.',
         security: MERCHANT_SECURITY,
         body: CurrencyBody,
         response: { 200: SuccessEnvelope(Type.Array(ref(BankEntry)), 'The banks of the currency.'), ...merchantErrors },
       },
     },
     async (request, reply) => {
+      const merchant = merchantOf(request);
+      if (merchant.mode === 'live') return ok((await banks.banksFor(merchant, request.body.currency)) as PublicBankEntry[]);
       const body = serializedBanks(request.body.currency);
       // A string is sent as it is: the response schema above documents it, the cache already matches it.
       return (reply as unknown as FastifyReply).type('application/json; charset=utf-8').send(body);

@@ -1,18 +1,19 @@
 // Every signed merchant route, registered under /v1/api behind the signature check.
 import type { FastifyPluginAsync } from 'fastify';
 import { accountRoutes, type AccountRouteOptions } from './account.js';
-import { bankRoutes } from './bank.js';
+import { bankRoutes, type BankRouteOptions } from './bank.js';
 import { paymentRoutes, type PaymentRouteOptions } from './payment.js';
 import { payoutRoutes, type PayoutRouteOptions } from './payout.js';
 import { sandboxRoutes, type SandboxRouteOptions } from './sandbox.js';
 import { merchantWebhookRoutes, type MerchantWebhookRouteOptions } from './webhook.js';
 
 /** What the merchant routes use, all together. */
-export type MerchantRouteOptions = AccountRouteOptions & PaymentRouteOptions & PayoutRouteOptions & SandboxRouteOptions & MerchantWebhookRouteOptions;
+export type MerchantRouteOptions = AccountRouteOptions &
+  BankRouteOptions & PaymentRouteOptions & PayoutRouteOptions & SandboxRouteOptions & MerchantWebhookRouteOptions;
 
-export const merchantRoutes: FastifyPluginAsync<MerchantRouteOptions> = async (app, { ledger, rates, payments, payouts, webhooks }) => {
+export const merchantRoutes: FastifyPluginAsync<MerchantRouteOptions> = async (app, { ledger, rates, banks, payments, payouts, webhooks }) => {
   await app.register(accountRoutes, { ledger, rates });
-  await app.register(bankRoutes);
+  await app.register(bankRoutes, { banks });
   await app.register(paymentRoutes, { payments });
   await app.register(payoutRoutes, { payouts });
   await app.register(sandboxRoutes, { payments });
