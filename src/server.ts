@@ -44,6 +44,7 @@ export async function buildApp(services: Services): Promise<AppHandle> {
     payouts,
     held: payments.held,
     db: store.db,
+    payments,
     connectorSettings: services.connectorSettings,
     refreshRouting: () => channels.refresh(),
   });

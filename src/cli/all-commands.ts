@@ -7,6 +7,7 @@ import { payoutCommands } from './payout-commands.js';
 import { heldCommands } from './held-commands.js';
 import { auditCommands } from './audit-commands.js';
 import { connectorCommands } from './connector-commands.js';
+import { recordCommands } from './record-commands.js';
 import type { CliCommand } from './command.js';
 
 export const CLI_COMMANDS: readonly CliCommand[] = [
@@ -16,5 +17,6 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   ...payoutCommands,
   ...heldCommands,
   ...auditCommands,
+  ...recordCommands,
   ...connectorCommands,
 ];

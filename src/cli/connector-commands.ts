@@ -64,10 +64,9 @@ export const connectorCommands: CliCommand[] = [
   {
     name: 'connector credentials',
     summary: "Set or rotate a connector's credentials from a JSON file (--file -: stdin); names not given keep their values",
-    usage: 'connector credentials NAME --file PATH|- [--json]',
+    usage: 'connector credentials --connector NAME --file PATH|- [--json]',
     async run(args, services, io) {
-      const name = args.positional[0];
-      if (!name) throw new Error('name the connector: connector credentials NAME --file PATH');
+      const name = requireFlag(args, 'connector');
       const view = await services.connectorSettings.setCredentials(name, readCredentials(args), cliActor());
       return print(io, args, view, connectorLines);
     },
@@ -75,10 +74,10 @@ export const connectorCommands: CliCommand[] = [
   {
     name: 'connector base-url',
     summary: "Point a connector at the provider's test or live API, or back to its default",
-    usage: 'connector base-url NAME URL|default [--json]',
+    usage: 'connector base-url --connector NAME --url URL|default [--json]',
     async run(args, services, io) {
-      const [name, url] = args.positional;
-      if (!name || !url) throw new Error('usage: connector base-url NAME URL|default');
+      const name = requireFlag(args, 'connector');
+      const url = requireFlag(args, 'url');
       const view = await services.connectorSettings.setBaseUrl(name, url === 'default' ? null : url, cliActor());
       return print(io, args, view, connectorLines);
     },

@@ -90,6 +90,7 @@ describe('pay-ins through Xendit', () => {
     const row = await eventually('the VA', () => paymentRow(live.server, ref), (r) => r.collection_state === 'ready');
     expect(row.channel).toBe('xendit');
     expect(row.upstream_ref).toMatch(/\S/);
+    expect(await operator(live.server, 'GET', `/payments/${ref}`)).toMatchObject({ channel: 'xendit', upstreamRef: row.upstream_ref, collectionState: 'ready' });
     expect(fake.count('va', ref)).toBe(1);
     const instructions = JSON.parse(row.collection_json!);
     const page = await (await fetch(`${live.server.baseUrl}${new URL(created.data.checkoutUrl).pathname}`)).text();
@@ -194,6 +195,7 @@ describe('payouts through Xendit', () => {
     expect(fake.count('payout', ref)).toBe(0);
     await eventually('Processing', () => payoutOf(ref), (p) => p.status === 'Processing');
     expect((await payoutRow(live.server, ref)).channel).toBe('xendit-backup');
+    expect(await operator(live.server, 'GET', `/payouts/${ref}`)).toMatchObject({ transactionRef: ref, channel: 'xendit-backup', fallbackChannels: [] });
     await backup.completePayout(ref);
     await eventually('Success', () => payoutOf(ref), (p) => p.status === 'Success');
   });

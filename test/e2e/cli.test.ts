@@ -397,3 +397,30 @@ describe('payout query asks the upstream the service uses', { timeout: TEST_TIME
     expect((await server.services.payouts.operatorGet(ref)).status).toBe('Processing');
   });
 });
+
+describe('connectors and routes from the command line', () => {
+  it('sets credentials from a file (shown by last four only), a base URL and a route; refuses a route the connector cannot serve', async () => {
+    const file = path.join(server.database.dataDir, 'paystack-credentials.json');
+    fs.writeFileSync(file, JSON.stringify({ secretKey: 'sk_test_cli_secret_value_9876' }), { mode: 0o600 });
+    const set = await cliOk('connector', 'credentials', '--connector', 'paystack', '--file', file);
+    expect(set).toContain('paystack (Paystack)');
+    expect(set).toContain('secretKey=…9876');
+    expect(set).not.toContain('sk_test_cli_secret_value');
+    const moved = await cliOk('connector', 'base-url', '--connector', 'paystack', '--url', 'http://127.0.0.1:9/paystack', '--json');
+    expect(JSON.parse(moved)).toMatchObject({ name: 'paystack', baseUrl: 'http://127.0.0.1:9/paystack', ready: true });
+    const listed = await cliOk('connector', 'list', '--json');
+    expect(listed).not.toContain('sk_test_cli_secret_value');
+
+    const route = await cliOk('route', 'set', '--currency', 'NGN', '--method', 'BANK', '--direction', 'payout', '--connectors', 'paystack');
+    expect(route).toMatch(/default\s+NGN BANK\s+payout\s+paystack/);
+    const refused = await cli('route', 'set', '--currency', 'NGN', '--method', 'BANK', '--direction', 'payout', '--connectors', 'xendit');
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('xendit does not offer NGN BANK payouts');
+    expect(JSON.parse(await cliOk('route', 'list', '--json'))).toEqual([
+      expect.objectContaining({ merchantId: null, currency: 'NGN', direction: 'payout', method: 'BANK', connectors: ['paystack'] }),
+    ]);
+    const audit = await server.services.store.db.selectFrom('audit_log').select(['action', 'detail_json']).where('action', 'in', ['connector.credentials_set', 'route.set']).execute();
+    expect(audit.map((row) => row.action).sort()).toEqual(['connector.credentials_set', 'route.set']);
+    expect(JSON.stringify(audit)).not.toContain('sk_test_cli_secret_value');
+  });
+});

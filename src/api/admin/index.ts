@@ -10,6 +10,7 @@ import { adminPayoutRoutes, type AdminPayoutRouteOptions } from './payouts.js';
 import { adminHeldMoneyRoutes, type AdminHeldMoneyRouteOptions } from './held-money.js';
 import { adminAuditRoutes, type AdminAuditRouteOptions } from './audit.js';
 import { adminConnectorRoutes, type AdminConnectorRouteOptions } from './connectors.js';
+import { adminRecordRoutes, type AdminRecordRouteOptions } from './records.js';
 import { ADMIN_SECURITY, adminErrors } from '../schemas/responses.js';
 
 /** What the operator routes use, all together, and the bearer token that guards them. */
@@ -20,10 +21,11 @@ export type AdminRouteOptions = AdminMerchantRouteOptions &
   AdminPayoutRouteOptions &
   AdminHeldMoneyRouteOptions &
   AdminAuditRouteOptions &
-  AdminConnectorRouteOptions & { readonly adminToken: string };
+  AdminConnectorRouteOptions &
+  AdminRecordRouteOptions & { readonly adminToken: string };
 
 export const adminRoutes: FastifyPluginAsync<AdminRouteOptions> = async (app, options) => {
-  const { adminToken, merchants, webhookConfig, rates, webhooks, ledger, fees, payouts, held, db, connectorSettings, refreshRouting } = options;
+  const { adminToken, merchants, webhookConfig, rates, webhooks, ledger, fees, payouts, held, db, connectorSettings, refreshRouting, payments } = options;
   // Declared where it is enforced: every operator route needs the bearer token and can answer its errors.
   app.addHook('onRoute', (route) => {
     const schema = route.schema ?? {};
@@ -48,4 +50,5 @@ export const adminRoutes: FastifyPluginAsync<AdminRouteOptions> = async (app, op
   await app.register(adminHeldMoneyRoutes, { held });
   await app.register(adminAuditRoutes, { db });
   await app.register(adminConnectorRoutes, { connectorSettings, refreshRouting });
+  await app.register(adminRecordRoutes, { payments, payouts });
 };

@@ -94,6 +94,25 @@ export function paymentRecord(row: PaymentsTable, nowMs: number): PaymentRecord 
   };
 }
 
+/** What the operator sees of a payment: the record plus the connector that serves it and its reference there. */
+export interface OperatorPaymentView extends PaymentRecord {
+  readonly merchantId: string;
+  readonly channel: string;
+  readonly upstreamRef: string | null;
+  /** requested, ready or failed: whether the connector has prepared the payer's instructions. */
+  readonly collectionState: string;
+}
+
+export function operatorPaymentView(row: PaymentsTable, nowMs: number): OperatorPaymentView {
+  return {
+    ...paymentRecord(row, nowMs),
+    merchantId: row.merchant_id,
+    channel: row.channel,
+    upstreamRef: row.upstream_ref,
+    collectionState: row.collection_state,
+  };
+}
+
 export function initiateResult(row: PaymentsTable, checkoutUrl: string): InitiateResult {
   return {
     transactionRef: row.transaction_ref,

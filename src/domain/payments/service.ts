@@ -26,7 +26,17 @@ import {
   PAYMENT_TTL_MS,
   SANDBOX_COMPLETE_TIMEOUT_MS,
 } from './payment-limits.js';
-import { checkoutView, initiateResult, paymentRecord, refundResult, type InitiateResult, type PaymentRecord, type RefundResult } from './records.js';
+import {
+  checkoutView,
+  initiateResult,
+  operatorPaymentView,
+  paymentRecord,
+  refundResult,
+  type InitiateResult,
+  type OperatorPaymentView,
+  type PaymentRecord,
+  type RefundResult,
+} from './records.js';
 import { Refunds } from './refunds.js';
 import { findByRef, findByTokenHash, findForMerchant, insertIfNew } from './repository.js';
 import { buildDraft, requestHash, requirePayinMethod, type InitiateRequest } from './payment-request.js';
@@ -150,6 +160,13 @@ export class PaymentService implements CheckoutSource {
     const row = await findForMerchant(this.deps.db, merchant.id, oneReference(query));
     if (!row) throw notFound('payment');
     return paymentRecord(row, this.deps.clock.nowMs());
+  }
+
+  /** Any merchant's payment, for the operator (admin API, CLI). */
+  async operatorGet(transactionRef: string): Promise<OperatorPaymentView> {
+    const row = await findByRef(this.deps.db, transactionRef);
+    if (!row) throw notFound('payment');
+    return operatorPaymentView(row, this.deps.clock.nowMs());
   }
 
   async refund(merchant: Merchant, query: { readonly transactionRef: string }): Promise<RefundResult> {

@@ -57,7 +57,9 @@ export function payoutInitiateResult(row: PayoutsTable): PayoutInitiateResult {
 /** What the operator sees of a payout: the record plus the job's bookkeeping. */
 export interface OperatorPayoutView extends PayoutRecord {
   readonly merchantId: string;
+  /** The connector that serves it, and those it would fall back to on a refusal at submission. */
   readonly channel: string;
+  readonly fallbackChannels: string[];
   readonly submitAttempts: number;
   readonly queryAttempts: number;
   readonly nextActionAt?: string;
@@ -70,6 +72,7 @@ export function operatorView(row: PayoutsTable, nowMs: number): OperatorPayoutVi
     ...payoutRecord(row),
     merchantId: row.merchant_id,
     channel: row.channel,
+    fallbackChannels: row.fallback_channels === null ? [] : row.fallback_channels.split(','),
     submitAttempts: Number(row.submit_attempts),
     queryAttempts: Number(row.query_attempts),
     ...(row.next_action_at_ms === null ? {} : { nextActionAt: isoFromMs(row.next_action_at_ms) }),
