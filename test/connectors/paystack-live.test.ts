@@ -6,7 +6,9 @@
 // lost answer without paying twice, fail with the mapped reason, and move to a backup account when
 // Paystack refuses them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/core/clock.js';
 import { CONNECTORS } from '../../src/connectors/catalog.js';
+import { publicBanksFor } from '../../src/domain/banks/index.js';
 import type { ConnectorDefinition } from '../../src/connectors/connector.js';
 import { paystackDefinition } from '../../src/connectors/paystack/definition.js';
 import { paystackSignature, SIGNATURE_HEADER } from '../../src/connectors/paystack/notifications.js';
@@ -362,5 +364,41 @@ describe('payouts through Paystack (transfer recipient + transfer)', () => {
     } finally {
       await operator(live.server, 'PUT', '/connectors/paystack/credentials', { secretKey: fake.secretKey });
     }
+  });
+});
+
+// The issue asks that Paystack's bank list feed payout/bankCode for a live NGN merchant. Today it does
+// not: the endpoint answers the service's own list (src/domain/banks/ngn.ts) and payouts are checked
+// against it, whatever connector is routed. These tests pin today's behaviour so the change, when made
+// outside src/connectors, shows up here; they are to be rewritten with it.
+describe('payout/bankCode for a live NGN merchant routed to Paystack (today)', () => {
+  const paystackBanks = async () => {
+    const channel = paystackDefinition.create({ baseUrl: fake.url, credentials: { secretKey: fake.secretKey }, timeoutMs: 5_000, clock: systemClock, callbackUrl: `${live.server.baseUrl}/v1/callbacks/paystack` });
+    try {
+      return await channel.listBanks!('NGN');
+    } finally {
+      await channel.close?.();
+    }
+  };
+
+  it('answers the static NGN list and never asks Paystack', async () => {
+    const asked = fake.requests.filter((r) => r.path === '/bank').length;
+    const answer = await live.merchant.client.bankCodes({ currency: 'NGN' });
+    expect(answer.status).toBe(200);
+    expect(answer.data).toEqual(publicBanksFor('NGN'));
+    expect(fake.requests.filter((r) => r.path === '/bank').length).toBe(asked);
+  });
+
+  it('refuses INVALID_BANK_CODE a bank Paystack lists under another code, before Paystack is asked', async () => {
+    const banks = await paystackBanks();
+    const ours = new Set(publicBanksFor('NGN').map((b) => b.bankCode));
+    // Paystack's documented sample lists Abbey Mortgage Bank as 801; our list has it as 404.
+    expect(banks).toContainEqual({ code: '801', name: 'Abbey Mortgage Bank' });
+    expect(publicBanksFor('NGN')).toContainEqual({ bankCode: '404', bankName: 'Abbey Mortgage Bank' });
+    expect(banks.filter((b) => !ours.has(b.code)).map((b) => b.code).sort()).toEqual(['50457', '50746', '801']);
+    const refused = await live.merchant.client.payoutInitiate(payoutBody('NGN', 'TRANSFER', { bankCode: '801' }));
+    expect(refused.status).toBe(400);
+    expect(refused.message).toBe('INVALID_BANK_CODE');
+    expect(fake.requests.some((r) => r.path === '/transferrecipient' && r.body?.bank_code === '801')).toBe(false);
   });
 });
