@@ -95,6 +95,7 @@ export async function buildRuntime(
     upstreamConcurrency: config.upstreamConcurrency,
     log: logger,
   });
+  const banks = new BankDirectory(channels, () => clock.nowMs(), logger);
   const payouts = new PayoutService({
     db: store.db,
     storeKind: store.kind,
@@ -102,6 +103,7 @@ export async function buildRuntime(
     fees,
     ledger,
     channels,
+    banks,
     webhookUrlCheck: (raw) => checkWebhookUrlSyntax(raw, config.webhooks),
     concurrency: config.upstreamConcurrency,
     idleIntervalMs: config.workerIdleMs,
@@ -122,7 +124,7 @@ export async function buildRuntime(
     channels,
     connectorSettings,
     connectorMetrics,
-    banks: new BankDirectory(channels, () => clock.nowMs(), logger),
+    banks,
     payments,
     payouts,
   };

@@ -48,12 +48,21 @@ function payingChannels(channels: readonly PayingChannel[]): SafeHtml {
     </div>`;
 }
 
+/** A provider's own page (an https link only): where a QR image or a wallet checkout lives. */
+const providerPage = (url: string | undefined): string | null => (url?.startsWith('https://') ? url : null);
+
 function upi({ view, instructions, qr }: InstructionsInput): SafeHtml {
   const intent = instructions.intentUrl?.startsWith('upi://') ? instructions.intentUrl : null;
+  // Some providers answer only a hosted picture of the QR, not its UPI string: link to it rather than
+  // encode a web address into a QR that no UPI app could pay.
+  const hostedQr = providerPage(instructions.qrPayload);
   return html`<div class="method method-upi">
       <h2>Pay with UPI</h2>
       ${intent ? html`<a class="button primary upi-intent" href="${intent}">Open UPI app</a>` : ''}
-      ${qrFigure(qr, 'UPI QR code for this payment', 'Scan with any UPI app: Google Pay, PhonePe, Paytm, BHIM or your bank’s app.')}
+      ${hostedQr
+        ? html`<a class="button upi-hosted-qr" href="${hostedQr}" rel="noopener noreferrer" target="_blank">Show the UPI QR code</a>
+            <p class="hint">It opens the QR code on the payment provider’s page: scan it with any UPI app on another phone.</p>`
+        : qrFigure(qr, 'UPI QR code for this payment', 'Scan with any UPI app: Google Pay, PhonePe, Paytm, BHIM or your bank’s app.')}
       <p class="hint">Check that your app shows ${formatAmount(view.amount, view.currency)} before you enter your UPI PIN.</p>
     </div>`;
 }
@@ -88,9 +97,12 @@ function qris({ qr }: InstructionsInput): SafeHtml {
 
 function walletPrompt({ view, instructions }: InstructionsInput): SafeHtml {
   const phone = instructions.walletPhone ? maskPhone(instructions.walletPhone) : null;
+  // Wallets that confirm on their own page (DANA) give a checkout link; the others send a prompt.
+  const walletPage = providerPage(instructions.intentUrl);
   return html`<div class="method method-wallet">
       <h2>Confirm in your ${view.method} app</h2>
       <p class="lead">Open your ${view.method} app and confirm the payment of ${formatAmount(view.amount, view.currency)}.</p>
+      ${walletPage ? html`<a class="button primary wallet-checkout" href="${walletPage}" rel="noopener noreferrer">Continue in ${view.method}</a>` : ''}
       ${phone ? html`<p>We sent the payment prompt to <span class="mono">${phone}</span>.</p>` : ''}
       <p class="hint">Keep this page open: it updates by itself once you confirm.</p>
     </div>`;
@@ -136,4 +148,4 @@ export function renderInstructions(input: InstructionsInput): SafeHtml {
 }
 
 export const needsQr = (instructions: CollectionInstructions): boolean =>
-  (instructions.kind === 'UPI' || instructions.kind === 'QRIS') && Boolean(instructions.qrPayload);
+  (instructions.kind === 'UPI' || instructions.kind === 'QRIS') && Boolean(instructions.qrPayload) && !instructions.qrPayload!.startsWith('https://');

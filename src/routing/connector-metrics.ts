@@ -124,25 +124,28 @@ export class ConnectorMetrics {
     this.notifications.inc({ connector, outcome });
   }
 
-  /** The channel with every call counted and timed; the channel itself is unchanged. */
-  instrument(channel: Channel): Channel {
+  /**
+   * The channel under the name it is routed by (`name`: a second account of a provider has its own),
+   * with every call counted and timed; the channel itself is unchanged.
+   */
+  instrument(channel: Channel, name: string = channel.name): Channel {
     const observe = <T>(operation: string, method: string, call: () => Promise<T>): Promise<T> => {
-      const end = this.latency.startTimer({ connector: channel.name, operation });
+      const end = this.latency.startTimer({ connector: name, operation });
       return call().then(
         (value) => {
           end();
-          this.calls.inc({ connector: channel.name, operation, method, outcome: 'ok' });
+          this.calls.inc({ connector: name, operation, method, outcome: 'ok' });
           return value;
         },
         (error: unknown) => {
           end();
-          this.calls.inc({ connector: channel.name, operation, method, outcome: outcomeOf(error) });
+          this.calls.inc({ connector: name, operation, method, outcome: outcomeOf(error) });
           throw error;
         },
       );
     };
     const instrumented: Channel = {
-      name: channel.name,
+      name,
       createCollection: (request) => observe('create_collection', request.method, () => channel.createCollection(request)),
       queryCollection: (ref, upstreamRef) => observe('query_collection', '', () => channel.queryCollection(ref, upstreamRef)),
       refund: (request) => observe('refund', '', () => channel.refund(request)),
@@ -151,10 +154,10 @@ export class ConnectorMetrics {
       parseCallback: (headers, rawBody) => {
         try {
           const callback = channel.parseCallback(headers, rawBody);
-          this.notification(channel.name, 'accepted');
+          this.notification(name, 'accepted');
           return callback;
         } catch (error) {
-          this.notification(channel.name, 'refused');
+          this.notification(name, 'refused');
           throw error;
         }
       },

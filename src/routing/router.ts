@@ -91,7 +91,7 @@ export class ConnectorRouter<Bank extends InProcessBank = InProcessBank> {
         clock: this.options.clock,
         callbackUrl: this.options.publicBaseUrl.replace(/\/+$/, '') + callbackPath(definition.name),
       });
-      next.set(definition.name, { fingerprint, channel: this.options.metrics.instrument(channel) });
+      next.set(definition.name, { fingerprint, channel: this.options.metrics.instrument(channel, definition.name) });
     }
     for (const [name, old] of this.live) {
       if (next.get(name) !== old) this.retire(old.channel);

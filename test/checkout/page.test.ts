@@ -159,6 +159,20 @@ describe('the checkout page', () => {
       expect(body).not.toContain('javascript:');
     });
 
+    it('INR UPI with only a hosted QR picture (https): a link to it, never a QR that encodes a web address', async () => {
+      source.views.set('t', makeView({ instructions: { kind: 'UPI', qrPayload: 'https://rzp.io/i/AbC123' } }));
+      const body = (await page('t')).body;
+      expect(body).toContain('<a class="button upi-hosted-qr" href="https://rzp.io/i/AbC123"');
+      expect(body).not.toContain('class="qr-code"');
+    });
+
+    it('IDR DANA: a button to the wallet’s own checkout (https only)', async () => {
+      source.views.set('t', makeView({ currency: 'IDR', method: 'DANA', amount: 50000, instructions: { kind: 'EWALLET', intentUrl: 'https://m.dana.id/pay?ref=1' } }));
+      expect((await page('t')).body).toContain('<a class="button primary wallet-checkout" href="https://m.dana.id/pay?ref&#61;1" rel="noopener noreferrer">Continue in DANA</a>');
+      source.views.set('t', makeView({ currency: 'IDR', method: 'DANA', amount: 50000, instructions: { kind: 'EWALLET', intentUrl: 'javascript:alert(1)' } }));
+      expect((await page('t')).body).not.toContain('wallet-checkout');
+    });
+
     it('NGN transfer: bank, account number, account name and the exact amount, with copy buttons', async () => {
       const body = await render(1);
       expect(body).toContain('Wema Bank');

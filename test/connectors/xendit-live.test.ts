@@ -196,8 +196,11 @@ describe('payouts through Xendit', () => {
     await eventually('Processing', () => payoutOf(ref), (p) => p.status === 'Processing');
     expect((await payoutRow(live.server, ref)).channel).toBe('xendit-backup');
     expect(await operator(live.server, 'GET', `/payouts/${ref}`)).toMatchObject({ transactionRef: ref, channel: 'xendit-backup', fallbackChannels: [] });
-    await backup.completePayout(ref);
-    await eventually('Success', () => payoutOf(ref), (p) => p.status === 'Success');
+    // The backup account's own callback is applied at once (under its own name, not taken for foreign news).
+    expect((await backup.completePayout(ref))!.status).toBe(200);
+    expect((await payoutOf(ref)).status).toBe('Success');
+    const metrics = await (await fetch(`${live.server.baseUrl}/metrics`)).text();
+    expect(metrics).toMatch(/paygate_connector_notifications_total\{connector="xendit-backup",outcome="accepted"\} [1-9]/);
   });
 
   it('without a connector left, a refusal fails the payout with the mapped reason and nothing is held', async () => {

@@ -16,6 +16,7 @@ export interface BankRouting {
 
 interface Cached {
   readonly banks: readonly PublicBankEntry[];
+  readonly codes: ReadonlySet<string>;
   readonly untilMs: number;
 }
 
@@ -30,22 +31,31 @@ export class BankDirectory {
 
   /** The banks `merchant`'s payouts in `currency` can reach. */
   async banksFor(merchant: Merchant, currency: Currency): Promise<readonly PublicBankEntry[]> {
-    const own = publicBanksFor(currency);
-    if (merchant.mode === 'sandbox') return own;
+    return (await this.upstreamList(merchant, currency))?.banks ?? publicBanksFor(currency);
+  }
+
+  /** Live: the codes the routed connector lists, or null (sandbox, no connector list, provider silent). */
+  async upstreamCodes(merchant: Merchant, currency: Currency): Promise<ReadonlySet<string> | null> {
+    return (await this.upstreamList(merchant, currency))?.codes ?? null;
+  }
+
+  private async upstreamList(merchant: Merchant, currency: Currency): Promise<Cached | null> {
+    if (merchant.mode === 'sandbox') return null;
     const channel = this.listingChannel(merchant, currency);
-    if (!channel?.listBanks) return own;
+    if (!channel?.listBanks) return null;
     const key = `${channel.name}|${currency}`;
     const cached = this.cache.get(key);
-    if (cached && cached.untilMs > this.nowMs()) return cached.banks;
+    if (cached && cached.untilMs > this.nowMs()) return cached;
     try {
       const listed = await channel.listBanks(currency);
       const banks = listed.map((bank) => ({ bankCode: bank.code, bankName: bank.name })).sort((a, b) => a.bankName.localeCompare(b.bankName));
-      if (banks.length === 0) return own;
-      this.cache.set(key, { banks, untilMs: this.nowMs() + UPSTREAM_BANKS_TTL_MS });
-      return banks;
+      if (banks.length === 0) return null;
+      const fresh = { banks, codes: new Set(banks.map((bank) => bank.bankCode)), untilMs: this.nowMs() + UPSTREAM_BANKS_TTL_MS };
+      this.cache.set(key, fresh);
+      return fresh;
     } catch (error) {
       this.log?.warn({ err: error, channel: channel.name, currency }, 'upstream bank list unavailable; answering the service list');
-      return cached?.banks ?? own;
+      return cached ?? null;
     }
   }
 

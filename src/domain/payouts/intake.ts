@@ -22,7 +22,8 @@ export async function acceptPayout(ctx: PayoutContext, merchant: Merchant, reque
   const currency = requireCurrency(request.currency);
   const method = requirePayoutMethod(currency, request.method);
   const bounds = await ctx.fees.limitsFor(merchant.id, currency, method.method, 'payout');
-  const draft = buildPayoutDraft(request, currency, method, bounds, merchant.mode, ctx.webhookUrlCheck);
+  const upstreamCodes = (await ctx.banks?.upstreamCodes(merchant, currency)) ?? null;
+  const draft = buildPayoutDraft(request, currency, method, bounds, merchant.mode, ctx.webhookUrlCheck, upstreamCodes);
   const hash = payoutRequestHash(draft);
   const feeMinor = await ctx.fees.feeFor(merchant.id, currency, method.method, 'payout', draft.amountMinor);
   const { channel, fallbacks } = ctx.channels.route(merchant, currency, method.method, 'payout');

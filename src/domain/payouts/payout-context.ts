@@ -32,6 +32,8 @@ export interface PayoutContext {
   readonly fees: FeeService;
   readonly ledger: LedgerService;
   readonly channels: PayoutChannels;
+  /** Live merchants: the bank codes their routed connector lists (banks/upstream-banks.ts), accepted too. */
+  readonly banks?: { upstreamCodes(merchant: Merchant, currency: Currency): Promise<ReadonlySet<string> | null> };
   readonly log?: PayoutLog;
   /** The webhook module's URL check (checkWebhookUrlSyntax with the operator's settings); without it, https only. */
   readonly webhookUrlCheck?: WebhookUrlCheck;

@@ -65,7 +65,7 @@ export function requirePayoutMethod(currency: Currency, method: string): MethodS
 /** The method name a payout's answers and webhooks show: NGN BANK answers TRANSFER as the interface sample does. */
 export const displayMethod = (currency: string, method: string): string => (currency === 'NGN' && method === 'BANK' ? 'TRANSFER' : method);
 
-function checkBankCode(currency: Currency, method: string, bankCode: string | undefined): string | null {
+function checkBankCode(currency: Currency, method: string, bankCode: string | undefined, upstreamCodes: ReadonlySet<string> | null): string | null {
   const key = `${currency}:${method}`;
   if (NO_BANK_CODE.has(key)) {
     if (bankCode !== undefined) throw validationError('bankCode', `must be omitted for ${currency} ${method} payouts (the account identifies the beneficiary)`);
@@ -85,7 +85,7 @@ function checkBankCode(currency: Currency, method: string, bankCode: string | un
     }
     return bankCode;
   }
-  if (!isKnownBankCode(currency, bankCode)) {
+  if (!isKnownBankCode(currency, bankCode) && !upstreamCodes?.has(bankCode)) {
     throw new AppError('INVALID_BANK_CODE', `bankCode ${bankCode} is not in the ${currency} bank code list.`, [
       { field: 'bankCode', problem: 'must be a code from payout/bankCode for this currency' },
     ]);
@@ -107,9 +107,11 @@ export function buildPayoutDraft(
   bounds: AmountBounds,
   mode: MerchantMode,
   webhookUrlCheck?: WebhookUrlCheck,
+  /** Live: the codes the routed connector lists (payout/bankCode answers them), accepted beside the service's own. */
+  upstreamCodes: ReadonlySet<string> | null = null,
 ): PayoutDraft {
   const amountMinor = checkAmount(request.amount, bounds);
-  const bankCode = checkBankCode(currency, method.method, request.bankCode);
+  const bankCode = checkBankCode(currency, method.method, request.bankCode, upstreamCodes);
   const webhookUrl = checkWebhookUrl(request.webhookUrl, mode, webhookUrlCheck);
   return {
     merchantRef: request.merchantRef,
