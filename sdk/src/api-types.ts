@@ -47,7 +47,7 @@ export interface paths {
         put?: never;
         /**
          * Bank codes and names for payouts in one currency
-         * @description IDR: 5-digit codes of banks, regional development banks and e-wallets. NGN: CBN/NIP codes. EGP: codes of Egyptian banks. INR: IFSC prefixes (a payout carries the full 11-character IFSC).
+         * @description IDR: 5-digit codes of banks, regional development banks and e-wallets. NGN: CBN/NIP codes. EGP: codes of Egyptian banks. INR: IFSC prefixes (a payout carries the full 11-character IFSC). A live merchant whose payouts go through a provider that publishes its own list (NGN on Paystack) gets that list.
          */
         post: operations["payoutBankCodes"];
         delete?: never;
@@ -784,6 +784,109 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/connectors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every live connector: capabilities, base URL, credential state */
+        get: operations["adminListConnectors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/connectors/{name}/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set or rotate a connector's credentials (stored encrypted; never shown again in full) */
+        put: operations["adminSetConnectorCredentials"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/connectors/{name}/base-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Point a connector at the provider's test or live environment (null: the default) */
+        put: operations["adminSetConnectorBaseUrl"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/routes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The routes: the defaults and every override, or the default and one merchant’s */
+        get: operations["adminListRoutes"];
+        /** Set which connectors, in order, serve a currency, method and direction (default or per merchant) */
+        put: operations["adminSetRoute"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/payments/{ref}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Any merchant's payment, with its connector, upstream reference and collection state */
+        get: operations["adminGetPayment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/payouts/{ref}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Any merchant's payout, with its connector, fallbacks, upstream reference and the job's bookkeeping */
+        get: operations["adminGetPayout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/public-key": {
         parameters: {
             query?: never;
@@ -1202,8 +1305,10 @@ export interface components {
             completedAt?: string;
             /** @description UPPER_SNAKE, on Failed payouts (e.g. INVALID_ACCOUNT). */
             failureReason?: string;
-            /** @description The upstream's reference of the transfer (UTR, NIP session id ...). */
+            /** @description The upstream's reference of the transfer (its payout id, NIP session id ...). */
             upstreamRef?: string;
+            /** @description The bank's reference of the transfer (India: the UTR), where the channel gives one besides its own id. */
+            utr?: string;
         };
         BankEntry: {
             bankCode: string;
@@ -5820,6 +5925,637 @@ export interface operations {
             };
             /** @description UNAUTHORIZED: a valid operator bearer token is required. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListConnectors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connectors the service ships. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: {
+                            name: string;
+                            displayName: string;
+                            apiVersion: string;
+                            baseUrl: string;
+                            defaultBaseUrl: string;
+                            /** @description Register <your public URL> + this path at the provider as the notification URL. */
+                            callbackPath: string;
+                            capabilities: {
+                                currency: string;
+                                direction: string;
+                                method: string;
+                                refunds?: boolean;
+                            }[];
+                            credentials: {
+                                name: string;
+                                description: string;
+                                secret: boolean;
+                                optional: boolean;
+                                set: boolean;
+                                /** @description Secrets: the last four characters only; identifiers: the value. */
+                                hint: string | null;
+                                updatedAt: string | null;
+                            }[];
+                            /** @description Every required credential is set, so routes can use it. */
+                            ready: boolean;
+                            missingCredentials: string[];
+                        }[];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminSetConnectorCredentials: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connector, e.g. xendit. */
+                name: string & unknown;
+            };
+            cookie?: never;
+        };
+        /** @description Credential name to value; names not given keep their values. An empty string removes an optional credential. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The connector with its credential state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: {
+                            name: string;
+                            displayName: string;
+                            apiVersion: string;
+                            baseUrl: string;
+                            defaultBaseUrl: string;
+                            /** @description Register <your public URL> + this path at the provider as the notification URL. */
+                            callbackPath: string;
+                            capabilities: {
+                                currency: string;
+                                direction: string;
+                                method: string;
+                                refunds?: boolean;
+                            }[];
+                            credentials: {
+                                name: string;
+                                description: string;
+                                secret: boolean;
+                                optional: boolean;
+                                set: boolean;
+                                /** @description Secrets: the last four characters only; identifiers: the value. */
+                                hint: string | null;
+                                updatedAt: string | null;
+                            }[];
+                            /** @description Every required credential is set, so routes can use it. */
+                            ready: boolean;
+                            missingCredentials: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such connector. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminSetConnectorBaseUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connector, e.g. xendit. */
+                name: string & unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    baseUrl: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The connector with its base URL. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: {
+                            name: string;
+                            displayName: string;
+                            apiVersion: string;
+                            baseUrl: string;
+                            defaultBaseUrl: string;
+                            /** @description Register <your public URL> + this path at the provider as the notification URL. */
+                            callbackPath: string;
+                            capabilities: {
+                                currency: string;
+                                direction: string;
+                                method: string;
+                                refunds?: boolean;
+                            }[];
+                            credentials: {
+                                name: string;
+                                description: string;
+                                secret: boolean;
+                                optional: boolean;
+                                set: boolean;
+                                /** @description Secrets: the last four characters only; identifiers: the value. */
+                                hint: string | null;
+                                updatedAt: string | null;
+                            }[];
+                            /** @description Every required credential is set, so routes can use it. */
+                            ready: boolean;
+                            missingCredentials: string[];
+                        };
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such connector. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListRoutes: {
+        parameters: {
+            query?: {
+                merchantId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The routes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: {
+                            /** @description null: the default for every live merchant. */
+                            merchantId: string | null;
+                            currency: string;
+                            direction: string;
+                            method: string;
+                            connectors: string[];
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminSetRoute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Omit for the default route of every live merchant. */
+                    merchantId?: string;
+                    /** @enum {string} */
+                    currency: "INR" | "EGP" | "NGN" | "IDR";
+                    /** @enum {string} */
+                    direction: "payin" | "payout";
+                    method: string & unknown;
+                    /** @description In order: the first ready connector serves; a payout refused at submission moves to the next. Empty removes the route. */
+                    connectors: (string & unknown)[];
+                };
+            };
+        };
+        responses: {
+            /** @description The route now in force, or null once removed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: {
+                            /** @description null: the default for every live merchant. */
+                            merchantId: string | null;
+                            currency: string;
+                            direction: string;
+                            method: string;
+                            connectors: string[];
+                            updatedAt: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such merchant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ref: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: {
+                            transactionRef: string;
+                            merchantId: string;
+                            status: string;
+                            /** @description The connector that serves the payment. */
+                            channel: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such payment. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ref: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payout. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: {
+                            transactionRef: string;
+                            merchantId: string;
+                            status: string;
+                            /** @description The connector that serves the payout. */
+                            channel: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such payout. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -165,7 +165,7 @@ describe('UPI QR pay-ins through Razorpay', () => {
     expect(hooksFor(ref)).toHaveLength(1);
   });
 
-  it('without image content the page can only draw a QR of the https image URL: no UPI intent, nothing a UPI app can pay', async () => {
+  it('without image content the page links to the QR picture Razorpay hosts, never a QR of its web address', async () => {
     fake.setImageContent(false);
     try {
       const { ref, row, checkoutUrl } = await readyPayment({ amount: 499 });
@@ -176,14 +176,8 @@ describe('UPI QR pay-ins through Razorpay', () => {
       const page = await checkoutPage(checkoutUrl);
       expect(page).toContain('Pay with UPI');
       expect(page).not.toContain('upi-intent');
-      expect(page).not.toContain('upi://');
-      // What the page shows is our own QR encoding the web address of Razorpay's QR image, captioned
-      // as if any UPI app could scan it; the image itself is never shown (no <img>, and the page's CSP
-      // allows images only from itself).
-      expect(page).toContain((await qrSvg(qr.image_url as string)).value);
-      expect(page).toContain('Scan with any UPI app');
-      expect(page).not.toContain('<img');
-      expect(page).not.toContain('rzp.io');
+      expect(page).toContain(`<a class="button upi-hosted-qr" href="${qr.image_url as string}"`);
+      expect(page).not.toContain((await qrSvg(qr.image_url as string)).value);
     } finally {
       fake.setImageContent(true);
     }
@@ -293,7 +287,7 @@ describe('RazorpayX payouts', () => {
     await fund(live.server, live.merchant.id, 'INR', 100_000_000n);
   });
 
-  it('an IMPS payout to a bank account (IFSC from bankCode) succeeds; the record carries the payout id, not the UTR', async () => {
+  it('an IMPS payout to a bank account (IFSC from bankCode) succeeds; the record and the webhook carry the payout id and the UTR', async () => {
     const created = await live.merchant.client.payoutInitiate(payoutBody('INR', 'BANK', { amount: 1000, webhookUrl: live.receiver.url }));
     expect(created.status).toBe(200);
     const ref = created.data.transactionRef as string;
@@ -313,15 +307,11 @@ describe('RazorpayX payouts', () => {
     expect(await deliver(await fake.completePayout(ref, '515212345678'))).toBe(200);
     const done = await eventually('Success', () => payoutOf(ref), (p) => p.status === 'Success');
     expect((await payoutRow(live.server, ref)).channel).toBe('razorpay');
-    // What the merchant sees today: upstreamRef is RazorpayX's payout id (pout_...). The bank's UTR,
-    // which the connector gives as PayoutState.utr, is kept nowhere by the payout domain and reaches
-    // neither the record nor the webhook, although the contract promises "upstream reference such as
-    // the UTR". These two lines pin that gap so that closing it shows up here.
-    expect(done.upstreamRef).toBe(payoutId);
-    expect(JSON.stringify(done)).not.toContain('515212345678');
+    // upstreamRef is RazorpayX's payout id (pout_...), which its webhooks are matched on; the bank's UTR
+    // travels beside it.
+    expect(done).toMatchObject({ upstreamRef: payoutId, utr: '515212345678' });
     const hooks = await eventually('the webhook', async () => hooksFor(ref), (hits) => hits.length >= 1);
-    expect(JSON.parse(hooks[0]!.body)).toMatchObject({ transactionRef: ref, status: 'Success', upstreamRef: payoutId });
-    expect(hooks[0]!.body).not.toContain('515212345678');
+    expect(JSON.parse(hooks[0]!.body)).toMatchObject({ transactionRef: ref, status: 'Success', upstreamRef: payoutId, utr: '515212345678' });
   });
 
   it('a UPI payout to a VPA succeeds; late and repeated webhooks never move it back', async () => {

@@ -37,7 +37,8 @@ export const PayoutRecord = shared(
     updatedAt: Type.String(),
     completedAt: Type.Optional(Type.String({ description: 'When the payout reached Success or Failed.' })),
     failureReason: Type.Optional(Type.String({ description: 'UPPER_SNAKE, on Failed payouts (e.g. INVALID_ACCOUNT).' })),
-    upstreamRef: Type.Optional(Type.String({ description: "The upstream's reference of the transfer (UTR, NIP session id ...)." })),
+    upstreamRef: Type.Optional(Type.String({ description: "The upstream's reference of the transfer (its payout id, NIP session id ...)." })),
+    utr: Type.Optional(Type.String({ description: "The bank's reference of the transfer (India: the UTR), where the channel gives one besides its own id." })),
   }),
 );
 

@@ -78,6 +78,7 @@ function newPayoutRow(
     status: 'Initiated',
     failure_reason: null,
     upstream_ref: null,
+    utr: null,
     channel,
     fallback_channels: fallbacks.length > 0 ? fallbacks.join(',') : null,
     submit_attempts: 0n,

@@ -22,6 +22,7 @@ export async function markProcessing(ctx: PayoutContext, row: PayoutsTable, stat
     .set({
       status: 'Processing',
       upstream_ref: state.upstreamRef ?? row.upstream_ref,
+      utr: state.utr ?? row.utr,
       query_attempts: 0n,
       next_action_at_ms: BigInt(nowMs + pollDelayMs(0)),
       updated_at_ms: BigInt(nowMs),
@@ -43,7 +44,7 @@ export function markFinal(
   ctx: PayoutContext,
   row: PayoutsTable,
   outcome: 'Success' | 'Failed',
-  state: Pick<PayoutState, 'upstreamRef' | 'failureReason'>,
+  state: Pick<PayoutState, 'upstreamRef' | 'failureReason' | 'utr'>,
 ): Promise<PayoutsTable | null> {
   return withTransaction(ctx.db, async (trx) => {
     const nowMs = ctx.clock.nowMs();
@@ -53,6 +54,7 @@ export function markFinal(
         status: outcome,
         failure_reason: outcome === 'Failed' ? failureReasonOf(state.failureReason) : null,
         upstream_ref: state.upstreamRef ?? row.upstream_ref,
+        utr: state.utr ?? row.utr,
         next_action_at_ms: null,
         locked_until_ms: null,
         completed_at_ms: BigInt(nowMs),

@@ -45,8 +45,9 @@ export async function dropPayoutsTable(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('payouts').execute();
 }
 
-/** Step of 0008_connectors: the route's remaining connectors, and finished payouts by time (the metrics). */
+/** Step of 0008_connectors: the route's remaining connectors, the bank's UTR, and finished payouts by time (the metrics). */
 export async function addPayoutFallbacks(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('payouts').addColumn('fallback_channels', 'text').execute();
+  await db.schema.alterTable('payouts').addColumn('utr', 'text').execute();
   await db.schema.createIndex('payouts_completed').on('payouts').column('completed_at_ms').execute();
 }

@@ -15,8 +15,10 @@ export interface PayoutRecord extends Omit<PayoutInitiateRequest, 'currency'> {
   readonly updatedAt: string;
   readonly completedAt?: string;
   readonly failureReason?: string;
-  /** The upstream's reference of the transfer (e.g. the UTR), once the channel gave one. */
+  /** The upstream's reference of the transfer, once the channel gave one. */
   readonly upstreamRef?: string;
+  /** The bank's reference (India: the UTR) where the channel gives one besides its own id. */
+  readonly utr?: string;
 }
 
 /** The answer of payout/initiate: the record's identity, amounts and status. */
@@ -42,6 +44,7 @@ export function payoutRecord(row: PayoutsTable): PayoutRecord {
     ...(row.completed_at_ms === null ? {} : { completedAt: isoFromMs(row.completed_at_ms) }),
     ...(row.failure_reason === null ? {} : { failureReason: row.failure_reason }),
     ...(row.upstream_ref === null ? {} : { upstreamRef: row.upstream_ref }),
+    ...(row.utr === null ? {} : { utr: row.utr }),
   };
 }
 

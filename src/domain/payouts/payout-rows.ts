@@ -30,6 +30,8 @@ export interface PayoutsTable {
   failure_reason: string | null;
   /** The upstream's reference of the transfer (UTR, NIP session id ...), once known. */
   upstream_ref: string | null;
+  /** The bank's own reference of the transfer (India's UTR), where the channel gives one beside its own id. */
+  utr: string | null;
   channel: string;
   /**
    * The connectors after `channel` in the payout's route when it was accepted, comma-separated: if
