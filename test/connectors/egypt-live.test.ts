@@ -8,7 +8,7 @@ import { CONNECTORS } from '../../src/connectors/catalog.js';
 import type { ConnectorDefinition } from '../../src/connectors/connector.js';
 import { toMerchantRefNum } from '../../src/connectors/fawry/transformers.js';
 import { paymobDefinition } from '../../src/connectors/paymob/definition.js';
-import { FakeFawry } from '../fakes/fawry.js';
+import { CHARGE_PATH, FakeFawry } from '../fakes/fawry.js';
 import { PaymobFake, type PaymobFakeOptions } from '../fakes/paymob.js';
 import { fund, initiateBody } from '../payments/api-helpers.js';
 import { payoutBody } from '../payouts/helpers.js';
@@ -47,6 +47,15 @@ const statusOf = async (transactionRef: string) => (await live.merchant.client.p
 const payoutOf = async (transactionRef: string) => (await live.merchant.client.payoutStatus({ transactionRef })).data;
 const mref = (transactionRef: string): string => toMerchantRefNum(transactionRef)!;
 const checkoutPage = async (checkoutUrl: string): Promise<string> => (await fetch(`${live.server.baseUrl}${new URL(checkoutUrl).pathname}`)).text();
+
+/**
+ * All the merchant's EGP (available + pending + held): earlier payments settle from pending to
+ * available while a test runs, so only the sum shows that a payment added nothing.
+ */
+const merchantMoney = async (): Promise<number> => {
+  const b = (await live.merchant.client.balance({ currency: 'EGP' })).data;
+  return Math.round((b.available + b.pending + b.held) * 100);
+};
 
 /** Posts a notification body to our Fawry callback endpoint as Fawry would. */
 const notifyFawry = (body: string) =>
@@ -169,6 +178,52 @@ describe('pay-ins through FawryPay', () => {
     expect((await statusOf(ref)).status).toBe('Success');
   });
 
+  it('a charge whose answer is lost is looked up by our reference: one Fawry order, the reference it made', async () => {
+    fawry.nextAnswer(CHARGE_PATH, 'lost');
+    const created = await live.merchant.client.paymentInitiate(initiateBody('EGP', 'FAWRY', { amount: 310 }));
+    const ref = created.data.transactionRef;
+    // The answer never comes (CONNECTOR_TIMEOUT_MS = 1 s); the collection job asks again 1 s later and finds the order.
+    const row = await eventually('the Fawry charge', () => paymentRow(live.server, ref), (r) => r.collection_state === 'ready', 20_000);
+    expect(fawry.chargesFor(mref(ref))).toBe(1);
+    expect(row.upstream_ref).toBe(fawry.order(mref(ref))!.fawryRefNumber);
+    await fawry.pay(mref(ref));
+    expect((await statusOf(ref)).status).toBe('Success');
+  });
+
+  it('a Fawry fee the payer bears on top is not an odd amount: Success for the sum asked', async () => {
+    const { ref } = await readyPayment('FAWRY', { amount: 140 });
+    await fawry.pay(mref(ref), { feesMinor: 5_00n, customerPaysFees: true });
+    expect(JSON.parse(fawry.notifications.at(-1)!.body)).toMatchObject({ paymentAmount: 145, orderAmount: 140, fawryFees: 5 });
+    const done = await statusOf(ref);
+    expect(done.status).toBe('Success');
+    expect(done.amount).toBe(140);
+  });
+
+  it('a wallet prompt the payer declines fails UPSTREAM_DECLINED; an order Fawry cancels fails UPSTREAM_CANCELLED', async () => {
+    const declined = await readyPayment('WALLET', { amount: 45 });
+    await fawry.setStatus(mref(declined.ref), 'FAILED');
+    expect(await statusOf(declined.ref)).toMatchObject({ status: 'Failed', failureReason: 'UPSTREAM_DECLINED' });
+    const cancelled = await readyPayment('FAWRY', { amount: 45 });
+    await fawry.setStatus(mref(cancelled.ref), 'CANCELED');
+    expect(await statusOf(cancelled.ref)).toMatchObject({ status: 'Failed', failureReason: 'UPSTREAM_CANCELLED' });
+    // An EXPIRED notice before our own expiry changes nothing: the payer still has the time the page shows.
+    const early = await readyPayment('FAWRY', { amount: 45 });
+    await fawry.setStatus(mref(early.ref), 'EXPIRED');
+    expect((await statusOf(early.ref)).status).toBe('Pending');
+  });
+
+  it('the payer\'s phone with the country code reaches the same wallet; a FAWRY payment needs an Egyptian mobile for the charge', async () => {
+    const wallet = await readyPayment('WALLET', { amount: 33, phone: '201012345678' });
+    expect(fawry.order(mref(wallet.ref))).toMatchObject({ debitMobileWalletNo: '01012345678', customerMobile: '01012345678' });
+    // The API takes any phone for FAWRY (only WALLET's is checked), so a foreign one is accepted and
+    // then fails when the charge cannot be made (reported: it could be refused at once with a 400).
+    const created = await live.merchant.client.paymentInitiate(initiateBody('EGP', 'FAWRY', { amount: 33, phone: '447700900123' }));
+    expect(created.status).toBe(200);
+    const failed = await eventually('Failed', () => statusOf(created.data.transactionRef), (p) => p.status !== 'Pending');
+    expect(failed).toMatchObject({ status: 'Failed', failureReason: 'INVALID_ACCOUNT' });
+    expect(fawry.chargesFor(mref(created.data.transactionRef))).toBe(0);
+  });
+
   it('out-of-order and repeated notifications: a stale UNPAID one after PAID, a later EXPIRED one, nothing moves back or is booked twice', async () => {
     const { ref } = await readyPayment('FAWRY', { amount: 99 });
     const stale = fawry.notificationBody(mref(ref));
@@ -189,18 +244,26 @@ describe('pay-ins through FawryPay', () => {
 
   it('an underpaid FAWRY reference never becomes Success: AMOUNT_MISMATCH, and the cash (not refundable) is held for the operator', async () => {
     const { ref } = await readyPayment('FAWRY', { amount: 300 });
-    const before = (await live.merchant.client.balance({ currency: 'EGP' })).data;
+    const before = await merchantMoney();
     await fawry.pay(mref(ref), { amountMinor: 120_00n });
     expect(await statusOf(ref)).toMatchObject({ status: 'Failed', failureReason: 'AMOUNT_MISMATCH' });
     const held = await operator(live.server, 'GET', `/held-money/${ref}`);
     expect(held).toMatchObject({ transactionRef: ref, amountAsked: 300, amountHeld: 120, amountMismatch: true, status: 'open' });
-    expect((await live.merchant.client.balance({ currency: 'EGP' })).data).toEqual(before);
+    expect(await merchantMoney()).toBe(before);
     expect(fawry.requests.some((r) => r.path.endsWith('/refund'))).toBe(false);
+    // The operator cannot send cash back through Fawry; crediting it to the merchant is what is left.
+    const back = await live.server.admin('POST', `/held-money/${ref}/return`, { reason: 'payer asked for it back' });
+    expect(back.status).toBe(422);
+    expect(JSON.stringify(back.body)).toContain('PAYMENT_NOT_REFUNDABLE');
+    const credited = await operator(live.server, 'POST', `/held-money/${ref}/credit`, { reason: 'payer confirmed the order at the lower price' });
+    expect(credited.item).toMatchObject({ status: 'credited', amountHeld: 120 });
+    expect(await merchantMoney()).toBe(before + Math.round(credited.item.credited * 100));
+    expect(credited.item.credited).toBeGreaterThan(0);
   });
 
   it('an odd WALLET payment fails AMOUNT_MISMATCH and the money goes back to the payer through Fawry at once', async () => {
     const { ref } = await readyPayment('WALLET', { amount: 200 });
-    const before = (await live.merchant.client.balance({ currency: 'EGP' })).data;
+    const before = await merchantMoney();
     await fawry.pay(mref(ref), { amountMinor: 150_00n });
     expect(await statusOf(ref)).toMatchObject({ status: 'Failed', failureReason: 'AMOUNT_MISMATCH' });
     const late = await eventually(
@@ -212,7 +275,20 @@ describe('pay-ins through FawryPay', () => {
     expect(late.refund_upstream_ref).toBe(fawry.order(mref(ref))!.fawryRefNumber);
     expect(fawry.order(mref(ref))).toMatchObject({ refundedMinor: 150_00n, orderStatus: 'PARTIAL_REFUNDED' });
     expect((await live.server.admin('GET', `/held-money/${ref}`)).status).toBe(404);
-    expect((await live.merchant.client.balance({ currency: 'EGP' })).data).toEqual(before);
+    expect(await merchantMoney()).toBe(before);
+  });
+
+  it('an overpaid WALLET payment Fawry will not refund in full is held for the operator instead', async () => {
+    const { ref } = await readyPayment('WALLET', { amount: 200 });
+    await fawry.pay(mref(ref), { amountMinor: 260_00n });
+    expect(await statusOf(ref)).toMatchObject({ status: 'Failed', failureReason: 'AMOUNT_MISMATCH' });
+    const held = await eventually(
+      'the held item',
+      async () => live.server.admin('GET', `/held-money/${ref}`),
+      (answer) => answer.status === 200,
+    );
+    expect(held.body.data).toMatchObject({ transactionRef: ref, amountAsked: 200, amountHeld: 260, amountMismatch: true, status: 'open' });
+    expect(fawry.order(mref(ref))!.refundedMinor).toBe(0n);
   });
 
   it('a WALLET payment is refunded through Fawry payment/refund; a FAWRY (cash) payment is refused a refund', async () => {
@@ -294,6 +370,8 @@ describe('payouts through Paymob', () => {
     const row = await payoutRow(live.server, ref);
     expect(row.channel).toBe('paymob');
     expect(row.upstream_ref).toBe(sent.transaction_id);
+    const hooks = await eventually('the payout webhook', async () => live.receiver.hits.filter((h) => h.body.includes(ref)), (hits) => hits.length >= 1);
+    expect(JSON.parse(hooks[0]!.body)).toMatchObject({ transactionRef: ref, status: 'Success' });
   });
 
   it('a bank payout is pending at Paymob, then Success when the payout job’s poll of the inquiry finds it settled', async () => {
@@ -336,8 +414,39 @@ describe('payouts through Paymob', () => {
     expect(paymob.requestsTo('/transaction/inquire/').some((r) => r.rawBody.includes(sent.client_reference_id!))).toBe(true);
   });
 
+  it('a bank payout whose answer is lost is found by the bank inquiry, pending, then polled to Success: one disbursement', async () => {
+    paymob.nextAnswer('/disburse/', 'drop');
+    const created = await live.merchant.client.payoutInitiate(payoutBody('EGP', 'BANK', { bankCode: '1001', account: '200033334444' }));
+    const ref = created.data.transactionRef;
+    await eventually('Processing after the lookup', () => payoutOf(ref), (p) => p.status === 'Processing', 30_000);
+    const sent = paymob.payoutFor(ref)!;
+    expect(sent.bank_code).toBe('NBE');
+    // Paymob keeps bank transactions apart: the wallet inquiry does not know it, the bank one does.
+    const asked = paymob.requestsTo('/transaction/inquire/').filter((r) => r.rawBody.includes(sent.client_reference_id!)).map((r) => JSON.parse(r.rawBody).bank_transactions);
+    expect(asked.slice(0, 2)).toEqual([false, true]);
+    paymob.completePayout(ref);
+    await eventually('Success', () => payoutOf(ref), (p) => p.status === 'Success');
+    expect(paymob.requestsTo('/disburse/').filter((r) => r.rawBody.includes(sent.client_reference_id!))).toHaveLength(1);
+  });
+
+  it('a revoked access token is renewed without the payout noticing', async () => {
+    paymob.revokeAccessTokens();
+    const created = await live.merchant.client.payoutInitiate(payoutBody('EGP', 'WALLET', { account: '01212121212' }));
+    await eventually('Success', () => payoutOf(created.data.transactionRef), (p) => p.status === 'Success');
+    expect(paymob.payoutFor(created.data.transactionRef)!.issuer).toBe('orange');
+  });
+
+  it('a WE (015) wallet, which Paymob lists no issuer for, is refused before anything is sent', async () => {
+    const before = paymob.transactions.size;
+    const created = await live.merchant.client.payoutInitiate(payoutBody('EGP', 'WALLET', { account: '01512345678' }));
+    expect(created.status).toBe(200);
+    const failed = await eventually('Failed', () => payoutOf(created.data.transactionRef), (p) => p.status === 'Failed');
+    expect(failed.failureReason).toBe('UPSTREAM_REJECTED');
+    expect(paymob.transactions.size).toBe(before);
+  });
+
   it('every failure code Paymob answers is Failed through our API with the mapped reason, and the funds come back', async () => {
-    const before = (await live.merchant.client.balance({ currency: 'EGP' })).data;
+    const before = await merchantMoney();
     const cases: [code: string, reason: string][] = [
       ['618', 'INVALID_ACCOUNT'], // not registered as a wallet holder
       ['4055', 'INVALID_ACCOUNT'], // the wallet does not exist
@@ -364,8 +473,7 @@ describe('payouts through Paymob', () => {
       const failed = await eventually(`Failed ${cases[i]![0]}`, () => payoutOf(ref), (p) => p.status === 'Failed');
       expect({ code: cases[i]![0], reason: failed.failureReason }).toEqual({ code: cases[i]![0], reason: cases[i]![1] });
     }
-    const after = (await live.merchant.client.balance({ currency: 'EGP' })).data;
-    expect(after.available).toBe(before.available);
+    expect(await merchantMoney()).toBe(before);
   });
 
   it('bank refusals after pending are mapped too: an invalid account fails INVALID_ACCOUNT on the next poll', async () => {
