@@ -8,7 +8,7 @@ import { CONNECTORS } from '../../src/connectors/catalog.js';
 import type { ConnectorDefinition } from '../../src/connectors/connector.js';
 import { toMerchantRefNum } from '../../src/connectors/fawry/transformers.js';
 import { paymobDefinition } from '../../src/connectors/paymob/definition.js';
-import { CHARGE_PATH, FakeFawry } from '../fakes/fawry.js';
+import { CHARGE_PATH, FakeFawry, REFUND_PATH } from '../fakes/fawry.js';
 import { PaymobFake, type PaymobFakeOptions } from '../fakes/paymob.js';
 import { fund, initiateBody } from '../payments/api-helpers.js';
 import { payoutBody } from '../payouts/helpers.js';
@@ -277,6 +277,23 @@ describe('pay-ins through FawryPay', () => {
     expect((await live.server.admin('GET', `/held-money/${ref}`)).status).toBe(404);
     expect(await merchantMoney()).toBe(before);
   });
+
+  it('an odd WALLET sum whose refund answer is lost is not refunded twice when the refund is asked again', async () => {
+    const { ref } = await readyPayment('WALLET', { amount: 200 });
+    fawry.nextAnswer(REFUND_PATH, 'lost');
+    await fawry.pay(mref(ref), { amountMinor: 50_00n });
+    expect(await statusOf(ref)).toMatchObject({ status: 'Failed', failureReason: 'AMOUNT_MISMATCH' });
+    // Fawry refunded the 50 but its answer was lost (1 s); the late-money job asks again after its backoff (5 s).
+    const late = await eventually(
+      'the retried refund',
+      () => live.server.services.store.db.selectFrom('late_payments').selectAll().where('transaction_ref', '=', ref).executeTakeFirstOrThrow(),
+      (row) => row.disposition !== 'refund_pending',
+      20_000,
+    );
+    expect(late.disposition).toBe('refunded');
+    expect(fawry.order(mref(ref))!.refundedMinor).toBe(50_00n);
+    expect(fawry.requests.filter((r) => r.path === REFUND_PATH && r.rawBody.includes(fawry.order(mref(ref))!.fawryRefNumber))).toHaveLength(1);
+  }, 30_000);
 
   it('an overpaid WALLET payment Fawry will not refund in full is held for the operator instead', async () => {
     const { ref } = await readyPayment('WALLET', { amount: 200 });
