@@ -276,6 +276,16 @@ describe('pay-ins through FawryPay', () => {
     expect(fawry.order(mref(ref))).toMatchObject({ refundedMinor: 150_00n, orderStatus: 'PARTIAL_REFUNDED' });
     expect((await live.server.admin('GET', `/held-money/${ref}`)).status).toBe(404);
     expect(await merchantMoney()).toBe(before);
+    // Fawry telling us of its own refund (PARTIAL_REFUNDED) is no new money: nothing refunded or booked again.
+    const refunds = fawry.requests.filter((r) => r.path === REFUND_PATH).length;
+    const entries = await journalCount(live.server, ref);
+    await fawry.notify(mref(ref));
+    expect(fawry.notifications.at(-1)!.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(fawry.requests.filter((r) => r.path === REFUND_PATH)).toHaveLength(refunds);
+    expect(await journalCount(live.server, ref)).toBe(entries);
+    expect(await statusOf(ref)).toMatchObject({ status: 'Failed', failureReason: 'AMOUNT_MISMATCH' });
+    expect(await merchantMoney()).toBe(before);
   });
 
   it('an odd WALLET sum whose refund answer is lost is not refunded twice when the refund is asked again', async () => {
@@ -319,6 +329,12 @@ describe('pay-ins through FawryPay', () => {
     const call = refundCalls.find((r) => r.rawBody.includes(wallet.row.upstream_ref!))!;
     expect(call.rawBody).toContain('"refundAmount":80.00');
     expect(fawry.order(mref(wallet.ref))).toMatchObject({ orderStatus: 'REFUNDED', refundedMinor: 80_00n });
+    // A REFUNDED notification afterwards moves nothing back and books nothing.
+    const refundEntries = await journalCount(live.server, wallet.ref);
+    await fawry.notify(mref(wallet.ref));
+    expect(fawry.notifications.at(-1)!.status).toBe(200);
+    expect((await statusOf(wallet.ref)).status).toBe('Refund');
+    expect(await journalCount(live.server, wallet.ref)).toBe(refundEntries);
 
     const cash = await readyPayment('FAWRY', { amount: 80 });
     await fawry.pay(mref(cash.ref));
