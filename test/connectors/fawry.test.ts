@@ -283,6 +283,18 @@ describe('WALLET request-to-pay', () => {
     expect(await channel.queryCollection(req.transactionRef, upstreamRef)).toMatchObject({ status: 'PAID' });
   });
 
+  it('refunds a smaller odd sum once: a partly refunded order asked again (a lost answer) is not refunded twice', async () => {
+    const req = request({ method: 'WALLET' });
+    const { upstreamRef } = await channel.createCollection(req);
+    await fake.pay(compact(req.transactionRef), { amountMinor: 40_00n });
+    await channel.refund({ transactionRef: req.transactionRef, upstreamRef, amountMinor: 40_00n });
+    expect(fake.order(compact(req.transactionRef))).toMatchObject({ orderStatus: 'PARTIAL_REFUNDED', refundedMinor: 40_00n });
+    const count = fake.requests.filter((r) => r.path === REFUND_PATH).length;
+    expect(await channel.refund({ transactionRef: req.transactionRef, upstreamRef, amountMinor: 40_00n })).toEqual({ refundRef: upstreamRef });
+    expect(fake.requests.filter((r) => r.path === REFUND_PATH).length).toBe(count);
+    expect(fake.order(compact(req.transactionRef))!.refundedMinor).toBe(40_00n);
+  });
+
   it('refuses to refund an unpaid order', async () => {
     const req = request({ method: 'WALLET' });
     const { upstreamRef } = await channel.createCollection(req);

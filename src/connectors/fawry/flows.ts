@@ -104,7 +104,10 @@ export class FawryChannel implements Channel {
 
   /**
    * Only wallet payments refund (cash paid at a Fawry outlet does not). The order is read first: its
-   * method decides, and an order already REFUNDED means an earlier attempt of this refund landed.
+   * method decides, and an order already REFUNDED or PARTIAL_REFUNDED means an earlier attempt of
+   * this refund landed. We make at most one refund per payment (the whole payment, or the whole odd
+   * sum a payer sent), so a partly refunded order is ours too: an odd sum smaller than the order
+   * leaves it PARTIAL_REFUNDED, and refunding again after a lost answer would pay the payer twice.
    */
   async refund(request: RefundRequest): Promise<{ readonly refundRef: string }> {
     const order = await this.findOrder(this.merchantRefNum(request.transactionRef));
@@ -114,7 +117,7 @@ export class FawryChannel implements Channel {
     }
     const referenceNumber = order.fawryRefNumber ?? request.upstreamRef;
     const status = String(order.orderStatus).toUpperCase();
-    if (status === 'REFUNDED') return { refundRef: referenceNumber };
+    if (status === 'REFUNDED' || status === 'PARTIAL_REFUNDED') return { refundRef: referenceNumber };
     if (mapOrderStatus(order.orderStatus) !== 'PAID') {
       throw new UpstreamRefusedError('PAYMENT_NOT_SUCCESSFUL', `The Fawry order is ${status}, not paid.`);
     }
