@@ -132,7 +132,7 @@ export function renderCheckoutPage(input: CheckoutPageInput): string {
   <header class="summary">
     <p class="merchant">Pay <strong>${view.merchantName}</strong></p>
     <p class="amount">${amount}</p>
-    <p class="reference">Reference <span class="mono">${view.transactionRef}</span></p>
+    <p class="reference">Order reference <span class="mono">${view.transactionRef}</span></p>
   </header>
   ${resultPanels(view, body.status, body.returnUrl, body.redirectUrl)}
   ${body.final

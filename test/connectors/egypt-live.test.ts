@@ -215,13 +215,10 @@ describe('pay-ins through FawryPay', () => {
   it('the payer\'s phone with the country code reaches the same wallet; a FAWRY payment needs an Egyptian mobile for the charge', async () => {
     const wallet = await readyPayment('WALLET', { amount: 33, phone: '201012345678' });
     expect(fawry.order(mref(wallet.ref))).toMatchObject({ debitMobileWalletNo: '01012345678', customerMobile: '01012345678' });
-    // The API takes any phone for FAWRY (only WALLET's is checked), so a foreign one is accepted and
-    // then fails when the charge cannot be made (reported: it could be refused at once with a 400).
-    const created = await live.merchant.client.paymentInitiate(initiateBody('EGP', 'FAWRY', { amount: 33, phone: '447700900123' }));
-    expect(created.status).toBe(200);
-    const failed = await eventually('Failed', () => statusOf(created.data.transactionRef), (p) => p.status !== 'Pending');
-    expect(failed).toMatchObject({ status: 'Failed', failureReason: 'INVALID_ACCOUNT' });
-    expect(fawry.chargesFor(mref(created.data.transactionRef))).toBe(0);
+    // FAWRY needs an Egyptian mobile too (Fawry texts the reference): a foreign one is refused at once.
+    const refused = await live.merchant.client.paymentInitiate(initiateBody('EGP', 'FAWRY', { amount: 33, phone: '447700900123' }));
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.data)).toContain('must be an Egyptian mobile number');
   });
 
   it('out-of-order and repeated notifications: a stale UNPAID one after PAID, a later EXPIRED one, nothing moves back or is booked twice', async () => {
@@ -529,6 +526,16 @@ describe('payouts through Paymob', () => {
     const sent = backup.payoutFor(ref)!;
     expect(sent).toMatchObject({ issuer: 'orange', msisdn: '01277777777' });
     expect((done as { upstreamRef?: string }).upstreamRef).toBe(sent.transaction_id);
+    expect((await payoutRow(live.server, ref)).channel).toBe('paymob-backup');
+  });
+
+  it('a disbursement Paymob records as failed in its answer (its balance short) also moves to the next connector', async () => {
+    await operator(live.server, 'PUT', '/routes', { currency: 'EGP', direction: 'payout', method: 'WALLET', connectors: ['paymob', 'paymob-backup'] });
+    paymob.programme('01277777666', { status: 'failed', code: '6005' });
+    const created = await live.merchant.client.payoutInitiate(payoutBody('EGP', 'WALLET', { account: '01277777666' }));
+    const ref = created.data.transactionRef;
+    await eventually('Success at the backup', () => payoutOf(ref), (p) => p.status === 'Success');
+    expect(backup.payoutFor(ref)).toMatchObject({ msisdn: '01277777666' });
     expect((await payoutRow(live.server, ref)).channel).toBe('paymob-backup');
   });
 

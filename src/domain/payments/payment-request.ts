@@ -7,11 +7,13 @@ import type { Currency, Minor } from '../../core/money.js';
 import { canonicalRequestHash, checkAmount, checkUrl, checkWebhookUrl, type MerchantMode, type WebhookUrlCheck } from '../request-rules.js';
 
 /**
- * Payer phone rules of the methods that push a prompt to the payer's phone: the number must be one
- * the wallet can reach. Given with or without the country code, digits only.
+ * Payer phone rules of the methods that reach the payer's phone (a wallet prompt; Fawry's reference
+ * by SMS): the number must be one the method can reach. Given with or without the country code, digits only.
  */
+const EGYPTIAN_MOBILE = { pattern: /^(?:0|20)1[0125][0-9]{8}$/, problem: 'must be an Egyptian mobile number (01xxxxxxxxx or 201xxxxxxxxx)' };
 const WALLET_PHONE_RULES: Readonly<Record<string, { readonly pattern: RegExp; readonly problem: string }>> = {
-  'EGP:WALLET': { pattern: /^(?:0|20)1[0125][0-9]{8}$/, problem: 'must be an Egyptian mobile number (01xxxxxxxxx or 201xxxxxxxxx)' },
+  'EGP:WALLET': EGYPTIAN_MOBILE,
+  'EGP:FAWRY': EGYPTIAN_MOBILE,
   'IDR:OVO': { pattern: /^(?:0|62)8[0-9]{7,11}$/, problem: 'must be an Indonesian mobile number (08... or 628...)' },
   'IDR:DANA': { pattern: /^(?:0|62)8[0-9]{7,11}$/, problem: 'must be an Indonesian mobile number (08... or 628...)' },
 };

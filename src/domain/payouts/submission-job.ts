@@ -86,6 +86,15 @@ async function submit(ctx: PayoutContext, row: PayoutsTable, channel: Channel, l
     await markFinal(ctx, submitted, 'Failed', { failureReason });
     return;
   }
+  // A transfer the upstream answers as failed in its very answer to the submission never moved money
+  // either (e.g. its own balance was short): like a refusal, it may go to the next connector.
+  if (state.status === 'FAILED' && (await moveToNextConnector(ctx, submitted, lease))) {
+    ctx.log?.warn(
+      { transactionRef: row.transaction_ref, channel: row.channel, failureReason: state.failureReason },
+      'upstream failed a payout in its answer to the submission; it goes to the next connector of its route',
+    );
+    return;
+  }
   await applyAndReschedule(ctx, submitted, state, lease);
 }
 
