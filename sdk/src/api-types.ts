@@ -139,7 +139,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pay-in and payout methods of a currency, with your bounds and fees */
+        /**
+         * Pay-in and payout methods of a currency, with your bounds and fees
+         * @description A sandbox merchant gets every method of the currency (all served by the simulator). A live merchant gets exactly the methods the operator has routed to a connector that is ready; any other method is answered 403 METHOD_NOT_ENABLED by payment/initiate and payout/initiate.
+         */
         post: operations["paymentMethods"];
         delete?: never;
         options?: never;
@@ -1817,7 +1820,7 @@ export interface operations {
                     name: string & unknown;
                     /** @description Payer e-mail. */
                     email: string & unknown;
-                    /** @description Payer phone, 6 to 15 digits. EGP WALLET, IDR OVO and DANA need a mobile number of that country. */
+                    /** @description Payer phone, 6 to 15 digits. EGP WALLET and FAWRY, IDR OVO and DANA need a mobile number of that country. */
                     phone: string & unknown;
                     /** @description Where the payer returns after paying: https (sandbox merchants may use http://localhost). */
                     redirectUrl: string;

@@ -32,7 +32,7 @@ const InitiateBody = Type.Object(
     amount: Type.Number({ exclusiveMinimum: 0, description: 'Major units, at most 2 decimals, within the method bounds.', examples: [1500.5] }),
     name: Text({ minLength: 1, maxLength: NAME_MAX_LENGTH, pattern: NAME_PATTERN, description: 'Payer name.' }),
     email: Text({ minLength: 3, maxLength: EMAIL_MAX_LENGTH, pattern: EMAIL_PATTERN, description: 'Payer e-mail.' }),
-    phone: Text({ pattern: PHONE_PATTERN, description: 'Payer phone, 6 to 15 digits. EGP WALLET, IDR OVO and DANA need a mobile number of that country.' }),
+    phone: Text({ pattern: PHONE_PATTERN, description: 'Payer phone, 6 to 15 digits. EGP WALLET and FAWRY, IDR OVO and DANA need a mobile number of that country.' }),
     redirectUrl: Url('Where the payer returns after paying: https (sandbox merchants may use http://localhost).'),
     webhookUrl: Type.Optional(Url("Where this payment's webhooks go; defaults to your configured payment webhook URL.")),
   },
@@ -105,6 +105,10 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
         operationId: 'paymentMethods',
         tags: ['payment'],
         summary: 'Pay-in and payout methods of a currency, with your bounds and fees',
+        description:
+          'A sandbox merchant gets every method of the currency (all served by the simulator). A live merchant gets ' +
+          'exactly the methods the operator has routed to a connector that is ready; any other method is answered ' +
+          '403 METHOD_NOT_ENABLED by payment/initiate and payout/initiate.',
         security: MERCHANT_SECURITY,
         body: CurrencyBody,
         response: { 200: SuccessEnvelope(ref(PaymentMethods), 'The methods of the currency with your bounds and fees.'), ...merchantErrors },
