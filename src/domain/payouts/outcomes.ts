@@ -85,6 +85,15 @@ export function markFinal(
  * PROCESSING moves Initiated to Processing, UNKNOWN changes nothing. Safe to repeat.
  */
 export async function applyUpstreamState(ctx: PayoutContext, row: PayoutsTable, state: PayoutState): Promise<void> {
+  if (row.status === 'Success' && state.status === 'FAILED') {
+    // A final status never changes (contract section 3), but money the bank sent back after paying
+    // (a reversal) is at the provider again: the operator must hear of it to settle it by hand.
+    ctx.log?.warn(
+      { transactionRef: row.transaction_ref, channel: row.channel, upstreamRef: state.upstreamRef, failureReason: state.failureReason, alert: 'payout_reversed_after_success' },
+      'upstream reports a successful payout as failed or reversed; the payout stays Success: reconcile with the provider',
+    );
+    return;
+  }
   switch (state.status) {
     case 'SUCCESS':
       await markFinal(ctx, row, 'Success', state);
