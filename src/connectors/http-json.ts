@@ -13,13 +13,15 @@ export interface JsonAnswer {
 
 export type HttpMethod = 'GET' | 'POST';
 
-export interface JsonClientOptions {
-  /** The connector's name, first word of every error message (`xendit GET /v2/payouts: HTTP 503`). */
-  readonly connector: string;
+/** Where the provider is and how long a request may take (ConnectorOptions and each channel's options have both). */
+export interface JsonTarget {
   /** The provider's origin and optional base path, as the operator configured it. */
   readonly baseUrl: string;
   /** Deadline of each request, connection to last body byte. */
   readonly timeoutMs: number;
+}
+
+export interface JsonClientOptions {
   /** Headers on every request (typically the credentials); a request's own headers win. */
   readonly headers?: Readonly<Record<string, string>>;
   /** Statuses below 500 the provider uses for "not now" (rate limits, a request still running): also unknown. */
@@ -46,9 +48,16 @@ export class JsonClient {
   private readonly basePath: string;
   private readonly unknownStatuses: ReadonlySet<number>;
   private readonly parse: (text: string, status: number) => unknown;
+  private readonly timeoutMs: number;
 
-  constructor(private readonly options: JsonClientOptions) {
-    const url = new URL(options.baseUrl);
+  /** `connector` is the connector's name, first word of every error message (`xendit GET /v2/payouts: HTTP 503`). */
+  constructor(
+    private readonly connector: string,
+    target: JsonTarget,
+    private readonly options: JsonClientOptions = {},
+  ) {
+    const url = new URL(target.baseUrl);
+    this.timeoutMs = target.timeoutMs;
     this.pool = new Pool(url.origin, { connections: options.connections ?? DEFAULT_CONNECTIONS, keepAliveTimeout: KEEP_ALIVE_MS });
     this.basePath = url.pathname.replace(/\/+$/, '');
     this.unknownStatuses = new Set(options.unknownStatuses ?? []);
@@ -57,7 +66,7 @@ export class JsonClient {
 
   /** One request; resolves with any answer the caller must judge, rejects when the outcome is unknown. */
   async request(request: JsonRequest): Promise<JsonAnswer> {
-    const what = `${this.options.connector} ${request.method} ${withoutQuery(request.path)}`;
+    const what = `${this.connector} ${request.method} ${withoutQuery(request.path)}`;
     const body = request.body === undefined || typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
     let status: number;
     let text: string;
@@ -72,12 +81,12 @@ export class JsonClient {
           ...request.headers,
         },
         body,
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        signal: AbortSignal.timeout(this.timeoutMs),
       });
       status = response.statusCode;
       text = await response.body.text();
     } catch (error) {
-      throw new UpstreamUnavailableError(`${what}: no answer (${describe(error)}; deadline ${this.options.timeoutMs} ms)`, { cause: error });
+      throw new UpstreamUnavailableError(`${what}: no answer (${describe(error)}; deadline ${this.timeoutMs} ms)`, { cause: error });
     }
     if (status >= 500 || this.unknownStatuses.has(status)) throw new UpstreamUnavailableError(`${what}: HTTP ${status}`);
     try {

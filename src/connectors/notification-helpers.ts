@@ -2,9 +2,19 @@
 // provider sent with what our secret gives in constant time (so the time taken reveals nothing of
 // the secret), and reading the body as a JSON object once it is known to be authentic.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { AppError } from '../core/errors.js';
+import { AppError } from '../core/errors.js';
 
 export type CallbackHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+/**
+ * The two ways a notification is turned away, worded alike for every provider: not authentic
+ * (INVALID_SIGNATURE, answered 401) and authentic but unreadable (VALIDATION_FAILED). `what` names
+ * it for the operator, e.g. `The Paystack event`.
+ */
+export const notificationErrors = (what: string) => ({
+  notAuthentic: (why: string): AppError => new AppError('INVALID_SIGNATURE', `${what} is not authentic: ${why}.`),
+  malformed: (why: string): AppError => new AppError('VALIDATION_FAILED', `${what} is malformed: ${why}.`),
+});
 
 /** A header sent once; absent or repeated is null (a repeated signature header is not trusted). */
 export const singleHeader = (headers: CallbackHeaders, name: string): string | null => {
@@ -27,8 +37,13 @@ export function hexMatches(given: string, expected: Uint8Array): boolean {
   return timingSafeEqual(Buffer.from(given, 'hex'), expected);
 }
 
+type HmacAlgorithm = 'sha256' | 'sha512';
+
+/** The lower-case hex HMAC of these bytes: what a provider signing the raw body sends (and our fakes sign with). */
+export const hmacHex = (algorithm: HmacAlgorithm, secret: string, rawBody: Uint8Array): string => createHmac(algorithm, secret).update(rawBody).digest('hex');
+
 /** Is `given` the hex HMAC of exactly these bytes under `secret`? */
-export const hmacMatches = (algorithm: 'sha256' | 'sha512', secret: string, rawBody: Uint8Array, given: string): boolean =>
+export const hmacMatches = (algorithm: HmacAlgorithm, secret: string, rawBody: Uint8Array, given: string): boolean =>
   hexMatches(given, createHmac(algorithm, secret).update(rawBody).digest());
 
 /**

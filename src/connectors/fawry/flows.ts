@@ -59,7 +59,7 @@ export class FawryChannel implements Channel {
 
   constructor(private readonly options: ConnectorOptions) {
     // Requests carry no credential header: each body (or query) is signed with the secure key instead.
-    this.http = new JsonClient({ connector: 'fawry', baseUrl: options.baseUrl, timeoutMs: options.timeoutMs, parse: readAnswer });
+    this.http = new JsonClient('fawry', options, { parse: readAnswer });
     this.merchant = { merchantCode: options.credentials.merchantCode ?? '', secureKey: options.credentials.secureKey ?? '' };
   }
 

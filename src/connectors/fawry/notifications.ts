@@ -1,9 +1,8 @@
 // Verification of FawryPay's server notifications (V2, a JSON POST): the body carries its own
 // `messageSignature`, SHA-256 over documented fields and our secure key. We recompute it from the
 // body and compare in constant time before anything in it is believed.
-import { AppError } from '../../core/errors.js';
 import type { ChannelCallback } from '../channel.js';
-import { hexMatches, parseJsonObject } from '../notification-helpers.js';
+import { hexMatches, notificationErrors, parseJsonObject } from '../notification-helpers.js';
 import {
   amountText,
   fromMerchantRefNumber,
@@ -16,7 +15,7 @@ import {
 
 const SIGNATURE_PATTERN = /^[0-9a-fA-F]{64}$/;
 
-const notAuthentic = (why: string): AppError => new AppError('INVALID_SIGNATURE', `The Fawry notification is not authentic: ${why}.`);
+const { notAuthentic } = notificationErrors('The Fawry notification');
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : null);
 

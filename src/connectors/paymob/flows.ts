@@ -66,12 +66,7 @@ export class PaymobChannel implements Channel {
 
   constructor(private readonly options: ConnectorOptions) {
     // An empty body is an answer too (some refusals carry none); it reads as null.
-    this.http = new JsonClient({
-      connector: 'paymob',
-      baseUrl: options.baseUrl,
-      timeoutMs: options.timeoutMs,
-      parse: (text) => (text === '' ? null : (JSON.parse(text) as unknown)),
-    });
+    this.http = new JsonClient('paymob', options, { parse: (text) => (text === '' ? null : (JSON.parse(text) as unknown)) });
     this.clock = options.clock;
   }
 

@@ -66,10 +66,7 @@ export class PaystackChannel implements Channel {
   private readonly http: JsonClient;
 
   constructor(private readonly options: PaystackChannelOptions) {
-    this.http = new JsonClient({
-      connector: 'paystack',
-      baseUrl: options.baseUrl,
-      timeoutMs: options.timeoutMs,
+    this.http = new JsonClient('paystack', options, {
       headers: { authorization: `Bearer ${options.secretKey}` },
       // Rate limited: Paystack did not act on the request, but says nothing final about it either.
       unknownStatuses: [429],

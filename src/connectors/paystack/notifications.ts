@@ -1,10 +1,8 @@
 // Verification and parsing of Paystack's webhook events. Paystack signs each event with the
 // secret key: `x-paystack-signature` is the hex HMAC-SHA512 of the raw body. There is no timestamp
 // in the scheme, so replays are left to the service's callback replay guard.
-import { createHmac } from 'node:crypto';
-import { AppError } from '../../core/errors.js';
 import type { ChannelCallback } from '../channel.js';
-import { hmacMatches, parseJsonObject, singleHeader, type CallbackHeaders } from '../notification-helpers.js';
+import { hmacHex, hmacMatches, notificationErrors, parseJsonObject, singleHeader, type CallbackHeaders } from '../notification-helpers.js';
 import { fromPaystackReference, toCollectionState, toPayoutState, type TransactionData, type TransferData } from './transformers.js';
 
 export const SIGNATURE_HEADER = 'x-paystack-signature';
@@ -14,11 +12,10 @@ const SIGNATURE_PATTERN = /^[0-9a-fA-F]{128}$/;
 const COLLECTION_EVENTS = new Set(['charge.success']);
 const PAYOUT_EVENTS = new Set(['transfer.success', 'transfer.failed', 'transfer.reversed']);
 
-const notAuthentic = (why: string): AppError => new AppError('INVALID_SIGNATURE', `The Paystack event is not authentic: ${why}.`);
-const malformed = (why: string): AppError => new AppError('VALIDATION_FAILED', `The Paystack event is malformed: ${why}.`);
+const { notAuthentic, malformed } = notificationErrors('The Paystack event');
 
 /** The signature Paystack puts on `rawBody` (also used by the test fake to sign what it sends). */
-export const paystackSignature = (secretKey: string, rawBody: Uint8Array): string => createHmac('sha512', secretKey).update(rawBody).digest('hex');
+export const paystackSignature = (secretKey: string, rawBody: Uint8Array): string => hmacHex('sha512', secretKey, rawBody);
 
 /** Constant time: the given hex is decoded and compared as 64 bytes with the expected digest. */
 export function signatureValid(secretKey: string, rawBody: Uint8Array, signature: string): boolean {

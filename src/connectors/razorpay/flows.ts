@@ -72,10 +72,7 @@ export class RazorpayChannel implements Channel {
   private readonly http: JsonClient;
 
   constructor(private readonly options: RazorpayChannelOptions) {
-    this.http = new JsonClient({
-      connector: 'razorpay',
-      baseUrl: options.baseUrl,
-      timeoutMs: options.timeoutMs,
+    this.http = new JsonClient('razorpay', options, {
       headers: { authorization: 'Basic ' + Buffer.from(`${options.keyId}:${options.keySecret}`).toString('base64') },
       // 409: an earlier request with the same idempotency key is still running; 429: rate limited.
       // Neither says what became of the request, so both are retried like a 5xx.

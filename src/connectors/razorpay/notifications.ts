@@ -1,10 +1,8 @@
 // Razorpay webhooks: X-Razorpay-Signature is the hex HMAC-SHA256 of the raw body under the webhook
 // secret. It is checked in constant time before anything in the body is read; then the event is
 // mapped to a collection or payout state by the reference we put in its notes.
-import { createHmac } from 'node:crypto';
-import { AppError } from '../../core/errors.js';
 import type { ChannelCallback } from '../channel.js';
-import { hmacMatches, parseJsonObject, singleHeader, type CallbackHeaders } from '../notification-helpers.js';
+import { hmacHex, hmacMatches, notificationErrors, parseJsonObject, singleHeader, type CallbackHeaders } from '../notification-helpers.js';
 import { fromPaise, refFromNotes, toPayoutState, type WebhookEvent } from './transformers.js';
 
 export const SIGNATURE_HEADER = 'x-razorpay-signature';
@@ -22,12 +20,10 @@ const PAYOUT_EVENTS: ReadonlySet<string> = new Set([
   'payout.failed',
 ]);
 
-const notAuthentic = (why: string): AppError => new AppError('INVALID_SIGNATURE', `The Razorpay webhook is not authentic: ${why}.`);
-
-const malformed = (why: string): AppError => new AppError('VALIDATION_FAILED', `The Razorpay webhook is malformed: ${why}.`);
+const { notAuthentic, malformed } = notificationErrors('The Razorpay webhook');
 
 /** The signature Razorpay would send for `rawBody` (also what the test fake signs with). */
-export const signWebhook = (secret: string, rawBody: Uint8Array): string => createHmac('sha256', secret).update(rawBody).digest('hex');
+export const signWebhook = (secret: string, rawBody: Uint8Array): string => hmacHex('sha256', secret, rawBody);
 
 /** Only the lowercase hex HMAC of exactly these bytes verifies; any other shape is simply not authentic. */
 export function webhookSignatureValid(secret: string, rawBody: Uint8Array, signature: string): boolean {

@@ -64,7 +64,7 @@ export class XenditChannel implements Channel {
   constructor(private readonly options: XenditChannelOptions) {
     // HTTP Basic with the secret key as the user name and no password.
     const authorization = 'Basic ' + Buffer.from(`${options.secretKey}:`, 'utf8').toString('base64');
-    this.http = new JsonClient({ connector: 'xendit', baseUrl: options.baseUrl, timeoutMs: options.timeoutMs, headers: { authorization } });
+    this.http = new JsonClient('xendit', options, { headers: { authorization } });
   }
 
   // ----- pay-ins ------------------------------------------------------------------------------

@@ -2,9 +2,8 @@
 // `x-callback-token` header (no signature over the body). We compare it in constant time, then
 // tell the callback kinds apart by their shape: the VA payment callback has no `event`, the
 // QR, e-wallet and payout callbacks carry one.
-import { AppError } from '../../core/errors.js';
 import type { ChannelCallback } from '../channel.js';
-import { parseJsonObject, singleHeader, textMatches, type CallbackHeaders } from '../notification-helpers.js';
+import { notificationErrors, parseJsonObject, singleHeader, textMatches, type CallbackHeaders } from '../notification-helpers.js';
 import {
   asObject,
   ewalletCollectionState,
@@ -18,8 +17,7 @@ import {
 
 export const CALLBACK_TOKEN_HEADER = 'x-callback-token';
 
-const notAuthentic = (why: string): AppError => new AppError('INVALID_SIGNATURE', `The Xendit callback is not authentic: ${why}.`);
-const malformed = (why: string): AppError => new AppError('VALIDATION_FAILED', `The Xendit callback is malformed: ${why}.`);
+const { notAuthentic, malformed } = notificationErrors('The Xendit callback');
 
 export function verifyCallbackToken(headers: CallbackHeaders, callbackToken: string): void {
   const given = singleHeader(headers, CALLBACK_TOKEN_HEADER);
