@@ -2,7 +2,6 @@
 // PayAtFawry reference number, WALLET an MWALLET request-to-pay to the payer's mobile; the status V2
 // query, refunds of wallet payments and the V2 server notifications complete it. Fawry sends no
 // payouts here. Every request is signed in its body (SHA-256 over documented fields + secure key).
-import { Pool } from 'undici';
 import { AppError } from '../../core/errors.js';
 import {
   UpstreamRefusedError,
@@ -17,6 +16,7 @@ import {
   type RefundRequest,
 } from '../channel.js';
 import type { ConnectorOptions } from '../connector.js';
+import { JsonClient, withoutQuery, type HttpMethod } from '../http-json.js';
 import { parseFawryNotification } from './notifications.js';
 import {
   CHARGE_PATH,
@@ -45,7 +45,6 @@ import {
   type OurMethod,
 } from './transformers.js';
 
-const CONNECTIONS = 8;
 const REFUND_REASON = 'Merchant refund';
 
 interface Answer {
@@ -53,18 +52,14 @@ interface Answer {
   readonly body: Record<string, unknown>;
 }
 
-const describe = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
-
 export class FawryChannel implements Channel {
   readonly name = 'fawry';
-  private readonly pool: Pool;
-  private readonly basePath: string;
+  private readonly http: JsonClient;
   private readonly merchant: Merchant;
 
   constructor(private readonly options: ConnectorOptions) {
-    const url = new URL(options.baseUrl);
-    this.pool = new Pool(url.origin, { connections: CONNECTIONS, keepAliveTimeout: 30_000 });
-    this.basePath = url.pathname.replace(/\/+$/, '');
+    // Requests carry no credential header: each body (or query) is signed with the secure key instead.
+    this.http = new JsonClient('fawry', options, { parse: readAnswer });
     this.merchant = { merchantCode: options.credentials.merchantCode ?? '', secureKey: options.credentials.secureKey ?? '' };
   }
 
@@ -149,7 +144,7 @@ export class FawryChannel implements Channel {
   }
 
   async close(): Promise<void> {
-    await this.pool.close();
+    await this.http.close();
   }
 
   /** The order Fawry holds for our reference (status V2), or null when it has none (9938). */
@@ -199,33 +194,24 @@ export class FawryChannel implements Channel {
   }
 
   /** One request; no answer, a timeout, a 5xx or an unreadable body leaves the outcome unknown. */
-  private async call(method: 'GET' | 'POST', path: string, body?: string): Promise<Answer> {
-    const fullPath = this.basePath + path;
-    const what = `fawry ${method} ${path.split('?')[0]}`;
-    let status: number;
-    let text: string;
-    try {
-      const response = await this.pool.request({
-        method,
-        path: fullPath,
-        headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        body,
-        signal: AbortSignal.timeout(this.options.timeoutMs),
-      });
-      status = response.statusCode;
-      text = await response.body.text();
-    } catch (error) {
-      throw new UpstreamUnavailableError(`${what}: no answer (${describe(error)}; deadline ${this.options.timeoutMs} ms)`, { cause: error });
+  private async call(method: HttpMethod, path: string, body?: string): Promise<Answer> {
+    const answer = await this.http.request({ method, path, body });
+    if (answer.body === null || typeof answer.body !== 'object' || Array.isArray(answer.body)) {
+      throw new UpstreamUnavailableError(`fawry ${method} ${withoutQuery(path)}: answer is not an object`);
     }
-    if (status >= 500) throw new UpstreamUnavailableError(`${what}: HTTP ${status}`);
-    let parsed: unknown;
-    try {
-      parsed = parseWithExactAmounts(text);
-    } catch (error) {
-      if (status === 401 || status === 403) return { status, body: {} };
-      throw new UpstreamUnavailableError(`${what}: unreadable answer (HTTP ${status})`, { cause: error });
-    }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UpstreamUnavailableError(`${what}: answer is not an object`);
-    return { status, body: parsed as Record<string, unknown> };
+    return { status: answer.status, body: answer.body as Record<string, unknown> };
+  }
+}
+
+/**
+ * Fawry's answers with their amounts kept as exact decimal text. Refused credentials may come back
+ * as a non-JSON page; that is still a definite refusal, read as an empty answer.
+ */
+function readAnswer(text: string, status: number): unknown {
+  try {
+    return parseWithExactAmounts(text);
+  } catch (error) {
+    if (status === 401 || status === 403) return {};
+    throw error;
   }
 }

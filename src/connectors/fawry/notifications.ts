@@ -1,9 +1,8 @@
 // Verification of FawryPay's server notifications (V2, a JSON POST): the body carries its own
 // `messageSignature`, SHA-256 over documented fields and our secure key. We recompute it from the
 // body and compare in constant time before anything in it is believed.
-import { timingSafeEqual } from 'node:crypto';
-import { AppError } from '../../core/errors.js';
 import type { ChannelCallback } from '../channel.js';
+import { hexMatches, notificationErrors, parseJsonObject } from '../notification-helpers.js';
 import {
   amountText,
   fromMerchantRefNumber,
@@ -16,7 +15,7 @@ import {
 
 const SIGNATURE_PATTERN = /^[0-9a-fA-F]{64}$/;
 
-const notAuthentic = (why: string): AppError => new AppError('INVALID_SIGNATURE', `The Fawry notification is not authentic: ${why}.`);
+const { notAuthentic } = notificationErrors('The Fawry notification');
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : null);
 
@@ -38,19 +37,12 @@ export function notificationAuthentic(body: Record<string, unknown>, secureKey: 
     { fawryRefNumber, merchantRefNumber, paymentAmount: payment2, orderAmount: order2, orderStatus, paymentMethod, paymentRefrenceNumber: text(body.paymentRefrenceNumber) ?? '' },
     secureKey,
   );
-  return timingSafeEqual(Buffer.from(given.toLowerCase(), 'hex'), Buffer.from(expected, 'hex'));
+  return hexMatches(given, Buffer.from(expected, 'hex'));
 }
 
 /** Parses and verifies a V2 server notification; INVALID_SIGNATURE unless it verifies. */
 export function parseFawryNotification(rawBody: Buffer, secureKey: string): ChannelCallback {
-  let value: unknown;
-  try {
-    value = parseWithExactAmounts(rawBody.toString('utf8'));
-  } catch {
-    throw notAuthentic('body is not JSON');
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw notAuthentic('body is not an object');
-  const body = value as Record<string, unknown>;
+  const body = parseJsonObject(rawBody, notAuthentic, parseWithExactAmounts);
   if (body.messageSignature === undefined) throw notAuthentic('messageSignature missing');
   if (!notificationAuthentic(body, secureKey)) throw notAuthentic('messageSignature does not verify');
 

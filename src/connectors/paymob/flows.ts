@@ -1,7 +1,6 @@
 // PaymobChannel: EGP payouts through Paymob's Payouts (disbursement) API over real HTTP. It holds an
 // OAuth2 access token (password grant), reuses it until shortly before it expires, renews it with the
 // refresh token, and fetches a new one once when Paymob answers 401. Pay-ins are not Paymob's job here.
-import { Pool } from 'undici';
 import type { Clock } from '../../core/clock.js';
 import {
   UpstreamRefusedError,
@@ -16,6 +15,7 @@ import {
   type RefundRequest,
 } from '../channel.js';
 import type { ConnectorOptions } from '../connector.js';
+import { JsonClient, type HttpMethod, type JsonAnswer } from '../http-json.js';
 import { parsePaymobCallback } from './notifications.js';
 import {
   clientReferenceId,
@@ -33,16 +33,12 @@ import {
   type TokenError,
 } from './transformers.js';
 
-const CONNECTIONS = 8;
 /** A token is renewed this long before Paymob's stated expiry, so a request never carries one that lapses in flight. */
 const TOKEN_MARGIN_MS = 60_000;
 /** Used when a token answer gives no readable lifetime: the documentation says tokens last 60 minutes. */
 const DEFAULT_TOKEN_SECONDS = 3600;
 
-interface Answer {
-  readonly status: number;
-  readonly body: unknown;
-}
+type Answer = JsonAnswer;
 
 interface HeldToken {
   readonly accessToken: string;
@@ -62,17 +58,15 @@ const isObject = (value: unknown): value is Record<string, unknown> => value !==
 
 export class PaymobChannel implements Channel {
   readonly name = 'paymob';
-  private readonly pool: Pool;
-  /** The API's path prefix, e.g. `/api/secure`, under which `o/token/`, `disburse/`... live. */
-  private readonly basePath: string;
+  /** Its base URL carries the API's path prefix, e.g. `/api/secure`, under which `o/token/`, `disburse/`... live. */
+  private readonly http: JsonClient;
   private readonly clock: Clock;
   private token: HeldToken | null = null;
   private pendingToken: Promise<HeldToken> | null = null;
 
   constructor(private readonly options: ConnectorOptions) {
-    const url = new URL(options.baseUrl);
-    this.pool = new Pool(url.origin, { connections: CONNECTIONS, keepAliveTimeout: 30_000 });
-    this.basePath = url.pathname.replace(/\/+$/, '');
+    // An empty body is an answer too (some refusals carry none); it reads as null.
+    this.http = new JsonClient('paymob', options, { parse: (text) => (text === '' ? null : (JSON.parse(text) as unknown)) });
     this.clock = options.clock;
   }
 
@@ -132,7 +126,7 @@ export class PaymobChannel implements Channel {
   }
 
   async close(): Promise<void> {
-    await this.pool.close();
+    await this.http.close();
   }
 
   private async inquire(reference: string, bank: boolean): Promise<DisbursementAnswer | null> {
@@ -220,31 +214,7 @@ export class PaymobChannel implements Channel {
   }
 
   /** One request; no answer, a 5xx or an unreadable body means the outcome is unknown. */
-  private async call(method: 'GET' | 'POST', path: string, body: string, headers: Record<string, string>): Promise<Answer> {
-    const fullPath = this.basePath + path;
-    let status: number;
-    let text: string;
-    try {
-      const response = await this.pool.request({
-        method,
-        path: fullPath,
-        headers: { accept: 'application/json', ...headers },
-        body,
-        signal: AbortSignal.timeout(this.options.timeoutMs),
-      });
-      status = response.statusCode;
-      text = await response.body.text();
-    } catch (error) {
-      throw new UpstreamUnavailableError(`paymob ${method} ${path}: no answer (${describe(error)}; deadline ${this.options.timeoutMs} ms)`, { cause: error });
-    }
-    if (status >= 500) throw new UpstreamUnavailableError(`paymob ${method} ${path}: HTTP ${status}`);
-    if (text === '') return { status, body: null };
-    try {
-      return { status, body: JSON.parse(text) as unknown };
-    } catch (error) {
-      throw new UpstreamUnavailableError(`paymob ${method} ${path}: unreadable answer (HTTP ${status})`, { cause: error });
-    }
+  private call(method: HttpMethod, path: string, body: string, headers: Record<string, string>): Promise<Answer> {
+    return this.http.request({ method, path, body, headers });
   }
 }
-
-const describe = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));

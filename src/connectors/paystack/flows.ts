@@ -1,7 +1,6 @@
 // PaystackChannel: NGN pay-ins by "Pay with Transfer" (a one-time account per charge) and NGN
 // payouts by transfer to a NUBAN recipient, over Paystack's REST API with the secret key as a
 // bearer token; bank list and account name enquiry; webhook events verified with the same key.
-import { Pool } from 'undici';
 import { AppError } from '../../core/errors.js';
 import type { Currency } from '../../core/money.js';
 import {
@@ -17,6 +16,7 @@ import {
   type ResolvedAccount,
   type UpstreamBank,
 } from '../channel.js';
+import { JsonClient, withoutQuery, type HttpMethod } from '../http-json.js';
 import { parsePaystackEvent } from './notifications.js';
 import {
   isDuplicateReference,
@@ -38,7 +38,6 @@ import {
   type TransferRequestBody,
 } from './transformers.js';
 
-const CONNECTIONS = 8;
 const NUBAN = /^\d{10}$/;
 const BANK_CODE = /^\d{3,6}$/;
 /** The bank list is paged; Nigeria has a few hundred institutions, so this bounds a runaway cursor. */
@@ -64,14 +63,14 @@ const path = (value: string): string => encodeURIComponent(value);
 
 export class PaystackChannel implements Channel {
   readonly name = 'paystack';
-  private readonly pool: Pool;
-  /** A base path the operator's base URL may carry (a proxy); empty for api.paystack.co. */
-  private readonly basePath: string;
+  private readonly http: JsonClient;
 
   constructor(private readonly options: PaystackChannelOptions) {
-    const url = new URL(options.baseUrl);
-    this.pool = new Pool(url.origin, { connections: CONNECTIONS, keepAliveTimeout: 30_000 });
-    this.basePath = url.pathname.replace(/\/+$/, '');
+    this.http = new JsonClient('paystack', options, {
+      headers: { authorization: `Bearer ${options.secretKey}` },
+      // Rate limited: Paystack did not act on the request, but says nothing final about it either.
+      unknownStatuses: [429],
+    });
   }
 
   async createCollection(request: CreateCollectionRequest): Promise<Collection> {
@@ -211,7 +210,7 @@ export class PaystackChannel implements Channel {
   }
 
   async close(): Promise<void> {
-    await this.pool.close();
+    await this.http.close();
   }
 
   private reference(transactionRef: string): string {
@@ -253,42 +252,13 @@ export class PaystackChannel implements Channel {
     return new UpstreamRefusedError(refusalReason(answer.body), `Paystack refused to ${what}: HTTP ${answer.status} ${message}`.trim(), answer.status, answer.body.code ?? null);
   }
 
-  /** One request; a timeout, a broken connection, a 5xx, a 429 or an unreadable answer leaves the outcome unknown. */
-  private async call<T>(method: 'GET' | 'POST', route: string, body?: object): Promise<Answer<T>> {
-    let status: number;
-    let text: string;
-    try {
-      const response = await this.pool.request({
-        method,
-        path: this.basePath + route,
-        headers: {
-          authorization: `Bearer ${this.options.secretKey}`,
-          accept: 'application/json',
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.options.timeoutMs),
-      });
-      status = response.statusCode;
-      text = await response.body.text();
-    } catch (error) {
-      throw new UpstreamUnavailableError(`paystack ${method} ${routeName(route)}: no answer (${describe(error)}; deadline ${this.options.timeoutMs} ms)`, { cause: error });
-    }
-    if (status >= 500 || status === 429) throw new UpstreamUnavailableError(`paystack ${method} ${routeName(route)}: HTTP ${status}`);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (error) {
-      throw new UpstreamUnavailableError(`paystack ${method} ${routeName(route)}: unreadable answer (HTTP ${status})`, { cause: error });
-    }
+  /** One request; a timeout, a broken connection, a 5xx, a 429, an unreadable answer or one without Paystack's envelope leaves the outcome unknown. */
+  private async call<T>(method: HttpMethod, route: string, body?: object): Promise<Answer<T>> {
+    const answer = await this.http.request({ method, path: route, body });
+    const parsed = answer.body;
     if (parsed === null || typeof parsed !== 'object' || typeof (parsed as { status?: unknown }).status !== 'boolean') {
-      throw new UpstreamUnavailableError(`paystack ${method} ${routeName(route)}: answer is not a Paystack envelope (HTTP ${status})`);
+      throw new UpstreamUnavailableError(`paystack ${method} ${withoutQuery(route)}: answer is not a Paystack envelope (HTTP ${answer.status})`);
     }
-    return { status, body: parsed as Envelope<T> };
+    return { status: answer.status, body: parsed as Envelope<T> };
   }
 }
-
-/** The route without its query, so account numbers never reach a log line. */
-const routeName = (route: string): string => route.split('?')[0]!;
-
-const describe = (error: unknown): string => (error instanceof Error ? error.name + ': ' + error.message : String(error));

@@ -1,12 +1,9 @@
 // Verification and parsing of Paystack's webhook events. Paystack signs each event with the
 // secret key: `x-paystack-signature` is the hex HMAC-SHA512 of the raw body. There is no timestamp
 // in the scheme, so replays are left to the service's callback replay guard.
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { AppError } from '../../core/errors.js';
 import type { ChannelCallback } from '../channel.js';
+import { hmacHex, hmacMatches, notificationErrors, parseJsonObject, singleHeader, type CallbackHeaders } from '../notification-helpers.js';
 import { fromPaystackReference, toCollectionState, toPayoutState, type TransactionData, type TransferData } from './transformers.js';
-
-type Headers = Readonly<Record<string, string | string[] | undefined>>;
 
 export const SIGNATURE_HEADER = 'x-paystack-signature';
 const SIGNATURE_PATTERN = /^[0-9a-fA-F]{128}$/;
@@ -15,29 +12,26 @@ const SIGNATURE_PATTERN = /^[0-9a-fA-F]{128}$/;
 const COLLECTION_EVENTS = new Set(['charge.success']);
 const PAYOUT_EVENTS = new Set(['transfer.success', 'transfer.failed', 'transfer.reversed']);
 
-const notAuthentic = (why: string): AppError => new AppError('INVALID_SIGNATURE', `The Paystack event is not authentic: ${why}.`);
-const malformed = (why: string): AppError => new AppError('VALIDATION_FAILED', `The Paystack event is malformed: ${why}.`);
+const { notAuthentic, malformed } = notificationErrors('The Paystack event');
 
 /** The signature Paystack puts on `rawBody` (also used by the test fake to sign what it sends). */
-export const paystackSignature = (secretKey: string, rawBody: Uint8Array): string => createHmac('sha512', secretKey).update(rawBody).digest('hex');
+export const paystackSignature = (secretKey: string, rawBody: Uint8Array): string => hmacHex('sha512', secretKey, rawBody);
 
 /** Constant time: the given hex is decoded and compared as 64 bytes with the expected digest. */
 export function signatureValid(secretKey: string, rawBody: Uint8Array, signature: string): boolean {
-  if (!SIGNATURE_PATTERN.test(signature)) return false;
-  const expected = createHmac('sha512', secretKey).update(rawBody).digest();
-  return timingSafeEqual(Buffer.from(signature, 'hex'), expected);
+  return SIGNATURE_PATTERN.test(signature) && hmacMatches('sha512', secretKey, rawBody, signature);
 }
 
-export function parsePaystackEvent(headers: Headers, rawBody: Buffer, secretKey: string): ChannelCallback {
-  const signature = headers[SIGNATURE_HEADER];
-  if (typeof signature !== 'string') throw notAuthentic(`${SIGNATURE_HEADER} header missing`);
+export function parsePaystackEvent(headers: CallbackHeaders, rawBody: Buffer, secretKey: string): ChannelCallback {
+  const signature = singleHeader(headers, SIGNATURE_HEADER);
+  if (signature === null) throw notAuthentic(`${SIGNATURE_HEADER} header missing`);
   if (!signatureValid(secretKey, rawBody, signature)) throw notAuthentic('signature does not verify');
   return toChannelCallback(rawBody);
 }
 
 /** The verified event as a ChannelCallback. */
 export function toChannelCallback(rawBody: Buffer): ChannelCallback {
-  const body = parseObject(rawBody);
+  const body = parseJsonObject(rawBody, malformed);
   const event = body.event;
   if (typeof event !== 'string') throw malformed('event missing');
   if (!COLLECTION_EVENTS.has(event) && !PAYOUT_EVENTS.has(event)) return { kind: 'ignored', reason: `Paystack event ${event} is not used` };
@@ -57,15 +51,4 @@ export function toChannelCallback(rawBody: Buffer): ChannelCallback {
   const state = toPayoutState(record as unknown as TransferData);
   if (state === null) throw malformed(`transfer status ${record.status} unknown`);
   return { kind: 'payout', transactionRef, state };
-}
-
-function parseObject(rawBody: Buffer): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(rawBody.toString('utf8'));
-  } catch {
-    throw malformed('body is not JSON');
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw malformed('body is not an object');
-  return value as Record<string, unknown>;
 }

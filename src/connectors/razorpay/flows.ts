@@ -1,6 +1,5 @@
 // RazorpayChannel: UPI pay-ins as single-use fixed-amount UPI QR codes, their refunds, and RazorpayX
 // payouts (IMPS to a bank account, UPI to a VPA) over real HTTP with HTTP Basic key_id:key_secret.
-import { Pool } from 'undici';
 import type { Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
 import {
@@ -17,6 +16,7 @@ import {
   type ResolvedAccount,
 } from '../channel.js';
 import type { Currency } from '../../core/money.js';
+import { JsonClient, type HttpMethod, type JsonAnswer } from '../http-json.js';
 import { parseRazorpayWebhook } from './notifications.js';
 import {
   PAYOUT_IDEMPOTENCY_HEADER,
@@ -53,12 +53,8 @@ export interface RazorpayChannelOptions {
   readonly clock: Clock;
 }
 
-interface Answer {
-  readonly status: number;
-  readonly body: unknown;
-}
+type Answer = JsonAnswer;
 
-const CONNECTIONS = 8;
 /** The most the list endpoints give per page (QR codes and payouts alike). */
 const PAGE = 100;
 /** A lost-answer lookup reads at most this many pages of recent QR codes before concluding there is none. */
@@ -73,15 +69,15 @@ const seg = (value: string): string => encodeURIComponent(value);
 
 export class RazorpayChannel implements Channel {
   readonly name = 'razorpay';
-  private readonly pool: Pool;
-  private readonly basePath: string;
-  private readonly authorization: string;
+  private readonly http: JsonClient;
 
   constructor(private readonly options: RazorpayChannelOptions) {
-    const url = new URL(options.baseUrl);
-    this.pool = new Pool(url.origin, { connections: CONNECTIONS, keepAliveTimeout: 30_000 });
-    this.basePath = url.pathname.replace(/\/+$/, '');
-    this.authorization = 'Basic ' + Buffer.from(`${options.keyId}:${options.keySecret}`).toString('base64');
+    this.http = new JsonClient('razorpay', options, {
+      headers: { authorization: 'Basic ' + Buffer.from(`${options.keyId}:${options.keySecret}`).toString('base64') },
+      // 409: an earlier request with the same idempotency key is still running; 429: rate limited.
+      // Neither says what became of the request, so both are retried like a 5xx.
+      unknownStatuses: [409, 429],
+    });
   }
 
   async createCollection(request: CreateCollectionRequest): Promise<Collection> {
@@ -190,7 +186,7 @@ export class RazorpayChannel implements Channel {
   }
 
   async close(): Promise<void> {
-    await this.pool.close();
+    await this.http.close();
   }
 
   /** The QR code whose notes carry our ref, among those created since `sinceMs`; null when none. */
@@ -228,38 +224,8 @@ export class RazorpayChannel implements Channel {
     return new UpstreamRefusedError(reason, `Razorpay refused to ${what}: HTTP ${answer.status} ${error?.description ?? ''}`.trim(), answer.status, code);
   }
 
-  /** One request; no answer, a 5xx or an unreadable body means the outcome is unknown. */
-  private async call(method: 'GET' | 'POST', path: string, body: object | undefined, headers: Record<string, string>): Promise<Answer> {
-    const fullPath = this.basePath + path;
-    let status: number;
-    let text: string;
-    try {
-      const response = await this.pool.request({
-        method,
-        path: fullPath,
-        headers: {
-          authorization: this.authorization,
-          accept: 'application/json',
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...headers,
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.options.timeoutMs),
-      });
-      status = response.statusCode;
-      text = await response.body.text();
-    } catch (error) {
-      throw new UpstreamUnavailableError(`razorpay ${method} ${path.split('?')[0]}: no answer (${describe(error)}; deadline ${this.options.timeoutMs} ms)`, { cause: error });
-    }
-    // 409: an earlier request with the same idempotency key is still running; 429: rate limited.
-    // Neither says what became of the request, so both are retried like a 5xx.
-    if (status >= 500 || status === 409 || status === 429) throw new UpstreamUnavailableError(`razorpay ${method} ${path.split('?')[0]}: HTTP ${status}`);
-    try {
-      return { status, body: JSON.parse(text) as unknown };
-    } catch (error) {
-      throw new UpstreamUnavailableError(`razorpay ${method} ${path.split('?')[0]}: unreadable answer (HTTP ${status})`, { cause: error });
-    }
+  /** One request; no answer, a 5xx, a 409, a 429 or an unreadable body means the outcome is unknown. */
+  private call(method: HttpMethod, path: string, body: object | undefined, headers: Record<string, string>): Promise<Answer> {
+    return this.http.request({ method, path, body, headers });
   }
 }
-
-const describe = (error: unknown): string => (error instanceof Error ? error.name + ': ' + error.message : String(error));

@@ -1,12 +1,9 @@
 // Razorpay webhooks: X-Razorpay-Signature is the hex HMAC-SHA256 of the raw body under the webhook
 // secret. It is checked in constant time before anything in the body is read; then the event is
 // mapped to a collection or payout state by the reference we put in its notes.
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { AppError } from '../../core/errors.js';
 import type { ChannelCallback } from '../channel.js';
+import { hmacHex, hmacMatches, notificationErrors, parseJsonObject, singleHeader, type CallbackHeaders } from '../notification-helpers.js';
 import { fromPaise, refFromNotes, toPayoutState, type WebhookEvent } from './transformers.js';
-
-type Headers = Readonly<Record<string, string | string[] | undefined>>;
 
 export const SIGNATURE_HEADER = 'x-razorpay-signature';
 const SIGNATURE_PATTERN = /^[0-9a-f]{64}$/;
@@ -23,37 +20,25 @@ const PAYOUT_EVENTS: ReadonlySet<string> = new Set([
   'payout.failed',
 ]);
 
-const notAuthentic = (why: string): AppError => new AppError('INVALID_SIGNATURE', `The Razorpay webhook is not authentic: ${why}.`);
-
-const malformed = (why: string): AppError => new AppError('VALIDATION_FAILED', `The Razorpay webhook is malformed: ${why}.`);
+const { notAuthentic, malformed } = notificationErrors('The Razorpay webhook');
 
 /** The signature Razorpay would send for `rawBody` (also what the test fake signs with). */
-export const signWebhook = (secret: string, rawBody: Uint8Array): string => createHmac('sha256', secret).update(rawBody).digest('hex');
+export const signWebhook = (secret: string, rawBody: Uint8Array): string => hmacHex('sha256', secret, rawBody);
 
 /** Only the lowercase hex HMAC of exactly these bytes verifies; any other shape is simply not authentic. */
 export function webhookSignatureValid(secret: string, rawBody: Uint8Array, signature: string): boolean {
-  if (!SIGNATURE_PATTERN.test(signature)) return false;
-  const given = Buffer.from(signature, 'hex');
-  const expected = createHmac('sha256', secret).update(rawBody).digest();
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return SIGNATURE_PATTERN.test(signature) && hmacMatches('sha256', secret, rawBody, signature);
 }
 
-export function parseRazorpayWebhook(headers: Headers, rawBody: Buffer, secret: string): ChannelCallback {
-  const signature = headers[SIGNATURE_HEADER];
-  if (typeof signature !== 'string') throw notAuthentic('signature header missing');
+export function parseRazorpayWebhook(headers: CallbackHeaders, rawBody: Buffer, secret: string): ChannelCallback {
+  const signature = singleHeader(headers, SIGNATURE_HEADER);
+  if (signature === null) throw notAuthentic('signature header missing');
   if (!webhookSignatureValid(secret, rawBody, signature)) throw notAuthentic('signature does not verify');
   return toChannelCallback(parseEvent(rawBody));
 }
 
 function parseEvent(rawBody: Buffer): WebhookEvent {
-  let value: unknown;
-  try {
-    value = JSON.parse(rawBody.toString('utf8'));
-  } catch {
-    throw malformed('body is not JSON');
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw malformed('body is not an object');
-  const event = value as Partial<WebhookEvent>;
+  const event = parseJsonObject(rawBody, malformed) as Partial<WebhookEvent>;
   if (typeof event.event !== 'string' || event.payload === null || typeof event.payload !== 'object') throw malformed('event or payload missing');
   return event as WebhookEvent;
 }

@@ -2,7 +2,6 @@
 // a deadline per request. No answer, a 5xx or an unreadable body means "outcome unknown"
 // (UpstreamUnavailableError); a 4xx is a definitive refusal (UpstreamRefusedError) except an
 // idempotency conflict, which means the object already exists and is looked up instead.
-import { Pool } from 'undici';
 import { AppError } from '../../core/errors.js';
 import type { Clock } from '../../core/clock.js';
 import {
@@ -17,6 +16,7 @@ import {
   type PayoutSubmission,
   type RefundRequest,
 } from '../channel.js';
+import { JsonClient, type HttpMethod, type JsonAnswer } from '../http-json.js';
 import { parseXenditCallback } from './notifications.js';
 import {
   DUPLICATE_ERRORS,
@@ -44,7 +44,6 @@ import {
 
 /** The QR Codes API version this connector speaks (sent as the `api-version` header). */
 export const QR_API_VERSION = '2022-07-31';
-const CONNECTIONS = 8;
 
 export interface XenditChannelOptions {
   readonly baseUrl: string;
@@ -54,26 +53,18 @@ export interface XenditChannelOptions {
   readonly clock: Clock;
 }
 
-interface Answer {
-  readonly status: number;
-  readonly body: unknown;
-}
-
-type Method = 'GET' | 'POST';
+type Answer = JsonAnswer;
 
 const enc = encodeURIComponent;
 
 export class XenditChannel implements Channel {
   readonly name = 'xendit';
-  private readonly pool: Pool;
-  private readonly basePath: string;
-  private readonly authorization: string;
+  private readonly http: JsonClient;
 
   constructor(private readonly options: XenditChannelOptions) {
-    const url = new URL(options.baseUrl);
-    this.pool = new Pool(url.origin, { connections: CONNECTIONS, keepAliveTimeout: 30_000 });
-    this.basePath = url.pathname.replace(/\/+$/, '');
-    this.authorization = 'Basic ' + Buffer.from(`${options.secretKey}:`, 'utf8').toString('base64');
+    // HTTP Basic with the secret key as the user name and no password.
+    const authorization = 'Basic ' + Buffer.from(`${options.secretKey}:`, 'utf8').toString('base64');
+    this.http = new JsonClient('xendit', options, { headers: { authorization } });
   }
 
   // ----- pay-ins ------------------------------------------------------------------------------
@@ -288,38 +279,13 @@ export class XenditChannel implements Channel {
   }
 
   async close(): Promise<void> {
-    await this.pool.close();
+    await this.http.close();
   }
 
   // ----- transport ----------------------------------------------------------------------------
 
-  private async call(method: Method, path: string, body?: object, extraHeaders: Record<string, string> = {}): Promise<Answer> {
-    let status: number;
-    let text: string;
-    try {
-      const response = await this.pool.request({
-        method,
-        path: this.basePath + path,
-        headers: {
-          authorization: this.authorization,
-          accept: 'application/json',
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...extraHeaders,
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.options.timeoutMs),
-      });
-      status = response.statusCode;
-      text = await response.body.text();
-    } catch (error) {
-      throw new UpstreamUnavailableError(`xendit ${method} ${path}: no answer (${describe(error)}; deadline ${this.options.timeoutMs} ms)`, { cause: error });
-    }
-    if (status >= 500) throw new UpstreamUnavailableError(`xendit ${method} ${path}: HTTP ${status}`);
-    try {
-      return { status, body: JSON.parse(text) as unknown };
-    } catch (error) {
-      throw new UpstreamUnavailableError(`xendit ${method} ${path}: unreadable answer (HTTP ${status})`, { cause: error });
-    }
+  private call(method: HttpMethod, path: string, body?: object, headers: Record<string, string> = {}): Promise<Answer> {
+    return this.http.request({ method, path, body, headers });
   }
 
   private expectOk<T>(answer: Answer, what: string): T {
@@ -363,5 +329,3 @@ function errorOf(answer: Answer): XenditError {
 
 const credentialsRefused = (status: number, error: XenditError): UpstreamRefusedError =>
   new UpstreamRefusedError('UPSTREAM_REJECTED', `credentials refused by Xendit: ${error.error_code}`, status, error.error_code);
-
-const describe = (error: unknown): string => (error instanceof Error ? error.name + ': ' + error.message : String(error));

@@ -2,9 +2,8 @@
 // `x-callback-token` header (no signature over the body). We compare it in constant time, then
 // tell the callback kinds apart by their shape: the VA payment callback has no `event`, the
 // QR, e-wallet and payout callbacks carry one.
-import { timingSafeEqual } from 'node:crypto';
-import { AppError } from '../../core/errors.js';
 import type { ChannelCallback } from '../channel.js';
+import { notificationErrors, parseJsonObject, singleHeader, textMatches, type CallbackHeaders } from '../notification-helpers.js';
 import {
   asObject,
   ewalletCollectionState,
@@ -16,36 +15,19 @@ import {
   type PayoutBody,
 } from './transformers.js';
 
-type Headers = Readonly<Record<string, string | string[] | undefined>>;
-
 export const CALLBACK_TOKEN_HEADER = 'x-callback-token';
 
-const notAuthentic = (why: string): AppError => new AppError('INVALID_SIGNATURE', `The Xendit callback is not authentic: ${why}.`);
-const malformed = (why: string): AppError => new AppError('VALIDATION_FAILED', `The Xendit callback is malformed: ${why}.`);
+const { notAuthentic, malformed } = notificationErrors('The Xendit callback');
 
-/** Same bytes, compared in constant time; a different length is simply not the token. */
-export function tokenMatches(given: string, expected: string): boolean {
-  const a = Buffer.from(given, 'utf8');
-  const b = Buffer.from(expected, 'utf8');
-  return a.length === b.length && b.length > 0 && timingSafeEqual(a, b);
+export function verifyCallbackToken(headers: CallbackHeaders, callbackToken: string): void {
+  const given = singleHeader(headers, CALLBACK_TOKEN_HEADER);
+  if (given === null || given.length === 0) throw notAuthentic('x-callback-token header missing');
+  if (!textMatches(given, callbackToken)) throw notAuthentic('x-callback-token does not match');
 }
 
-export function verifyCallbackToken(headers: Headers, callbackToken: string): void {
-  const given = headers[CALLBACK_TOKEN_HEADER];
-  if (typeof given !== 'string' || given.length === 0) throw notAuthentic('x-callback-token header missing');
-  if (!tokenMatches(given, callbackToken)) throw notAuthentic('x-callback-token does not match');
-}
-
-export function parseXenditCallback(headers: Headers, rawBody: Buffer, callbackToken: string): ChannelCallback {
+export function parseXenditCallback(headers: CallbackHeaders, rawBody: Buffer, callbackToken: string): ChannelCallback {
   verifyCallbackToken(headers, callbackToken);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(rawBody.toString('utf8'));
-  } catch {
-    throw malformed('body is not JSON');
-  }
-  const body = asObject(parsed);
-  if (body === null) throw malformed('body is not an object');
+  const body = parseJsonObject(rawBody, malformed);
   const event = str(body, 'event');
   return event === null ? legacyCallback(body) : eventCallback(event, body);
 }
