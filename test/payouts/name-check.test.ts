@@ -122,7 +122,7 @@ describe('payout/initiate with nameCheck: true (sandbox)', () => {
     const refused = await shop.client.payoutInitiate(body);
     expect(refused.status).toBe(422);
     expect(refused.message).toBe('ACCOUNT_NAME_MISMATCH');
-    expect((refused.data as { detail: string }).detail).toContain('threshold 0.8');
+    expect((refused.data as unknown as { detail: string }).detail).toContain('threshold 0.8');
     expect(await balances()).toEqual(before);
     expect((await server.services.ledger.journal(shop.id)).length).toBe(journal);
     expect((await shop.client.payoutStatus({ merchantRef: body.merchantRef })).status).toBe(404);
