@@ -136,10 +136,15 @@ export class NameEnquiry {
     }
   }
 
-  /** The bank's name as payout/bankCode lists it (an IFSC by its 4-letter bank prefix); null when unlisted. */
+  /**
+   * The bank's name as payout/bankCode lists it for this merchant (a live merchant's connector's own
+   * list where it has one), else as the service's list has it; an IFSC by its 4-letter bank prefix.
+   * Null when neither lists the code.
+   */
   private async bankName(merchant: Merchant, currency: Currency, bankCode: string): Promise<string | null> {
-    const banks: readonly PublicBankEntry[] = (await this.ctx.banks?.banksFor?.(merchant, currency)) ?? publicBanksFor(currency);
     const code = currency === 'INR' ? bankCode.slice(0, 4) : bankCode;
-    return banks.find((bank) => bank.bankCode === code)?.bankName ?? null;
+    const find = (banks: readonly PublicBankEntry[]): string | undefined => banks.find((bank) => bank.bankCode === code)?.bankName;
+    const listed = await this.ctx.banks?.banksFor?.(merchant, currency);
+    return (listed === undefined ? undefined : find(listed)) ?? find(publicBanksFor(currency)) ?? null;
   }
 }
