@@ -24,7 +24,7 @@ import type { PayoutsTable } from './payout-rows.js';
  * does not match is refused with nothing stored. A repeat of a payout already accepted answers the
  * original without asking the bank again: the original's check stands, whatever the bank says now.
  */
-export async function acceptPayout(ctx: PayoutContext, merchant: Merchant, request: PayoutInitiateRequest, names?: NameEnquiry): Promise<PayoutsTable> {
+export async function acceptPayout(ctx: PayoutContext, merchant: Merchant, request: PayoutInitiateRequest, names: NameEnquiry): Promise<PayoutsTable> {
   const currency = requireCurrency(request.currency);
   const method = requirePayoutMethod(currency, request.method);
   const bounds = await ctx.fees.limitsFor(merchant.id, currency, method.method, 'payout');
@@ -37,7 +37,6 @@ export async function acceptPayout(ctx: PayoutContext, merchant: Merchant, reque
   if (draft.nameCheck) {
     const original = await findPayoutForMerchant(ctx.db, merchant.id, { merchantRef: draft.merchantRef });
     if (original) return theOriginal(original, draft, hash);
-    if (!names) throw new Error('payouts: a name check was asked but no name enquiry was handed to intake');
     nameCheck = await checkBeneficiaryName(names, merchant, draft);
   }
   return withTransaction(ctx.db, async (trx) => {
