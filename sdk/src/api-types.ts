@@ -170,6 +170,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api/payout/accountInquiry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The holder's name of an account a payout would go to (name enquiry)
+         * @description Checks currency, method, bankCode and account as payout/initiate does, then asks the bank through the provider that would pay the payout (sandbox: the simulator, whose names derive from the account). Answers are kept about 10 minutes (unknown accounts 1 minute). 422 INVALID_ACCOUNT: no such account; 422 NAME_ENQUIRY_UNAVAILABLE: that provider cannot resolve names; 503 UNAVAILABLE: the bank did not answer in time.
+         */
+        post: operations["payoutAccountInquiry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api/payout/status": {
         parameters: {
             query?: never;
@@ -1142,7 +1162,7 @@ export interface components {
          * @description Stable UPPER_SNAKE reason; docs/errors.md says when each is given.
          * @enum {string}
          */
-        ErrorReason: "INVALID_JSON" | "INVALID_REQUEST" | "VALIDATION_FAILED" | "UNSUPPORTED_CURRENCY" | "UNSUPPORTED_METHOD" | "INVALID_BANK_CODE" | "MISSING_CREDENTIALS" | "INVALID_TIMESTAMP" | "TIMESTAMP_OUT_OF_WINDOW" | "UNKNOWN_MERCHANT" | "INVALID_SIGNATURE" | "SIGNATURE_REUSED" | "UNAUTHORIZED" | "MERCHANT_DISABLED" | "METHOD_NOT_ENABLED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "DUPLICATE_MERCHANT_REF" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_BALANCE" | "PAYMENT_NOT_REFUNDABLE" | "REFUND_WINDOW_EXPIRED" | "PAYMENT_NOT_SUCCESSFUL" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+        ErrorReason: "INVALID_JSON" | "INVALID_REQUEST" | "VALIDATION_FAILED" | "UNSUPPORTED_CURRENCY" | "UNSUPPORTED_METHOD" | "INVALID_BANK_CODE" | "MISSING_CREDENTIALS" | "INVALID_TIMESTAMP" | "TIMESTAMP_OUT_OF_WINDOW" | "UNKNOWN_MERCHANT" | "INVALID_SIGNATURE" | "SIGNATURE_REUSED" | "UNAUTHORIZED" | "MERCHANT_DISABLED" | "METHOD_NOT_ENABLED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "DUPLICATE_MERCHANT_REF" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_BALANCE" | "PAYMENT_NOT_REFUNDABLE" | "REFUND_WINDOW_EXPIRED" | "PAYMENT_NOT_SUCCESSFUL" | "INVALID_ACCOUNT" | "NAME_ENQUIRY_UNAVAILABLE" | "ACCOUNT_NAME_MISMATCH" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
         /** @description The envelope of every error answer. */
         Error: {
             /**
@@ -1312,6 +1332,29 @@ export interface components {
             upstreamRef?: string;
             /** @description The bank's reference of the transfer (India: the UTR), where the channel gives one besides its own id. */
             utr?: string;
+            /** @description Present when the payout was initiated with nameCheck: true: the check it passed. */
+            nameCheck?: {
+                /** @description The account holder's name as the bank resolved it. */
+                resolvedName: string;
+                /** @description How well `name` matched it, 0 to 1 (docs/payouts.md, Name check). */
+                score: number;
+                /** @description The score a match needed. */
+                threshold: number;
+            };
+        };
+        AccountInquiryResult: {
+            /**
+             * @description The account holder's name as the bank resolved it.
+             * @example ASHA RAO
+             */
+            accountName: string;
+            bankCode: string | null;
+            bankName: string | null;
+            /**
+             * @description The account, masked but for its last four characters.
+             * @example ****5678
+             */
+            account: string;
         };
         BankEntry: {
             bankCode: string;
@@ -2444,6 +2487,8 @@ export interface operations {
                     email: string & unknown;
                     /** @description Where this payout's webhooks go; defaults to your configured payout webhook URL. */
                     webhookUrl?: string;
+                    /** @description true: resolve the account's holder first and refuse 422 ACCOUNT_NAME_MISMATCH (nothing reserved or stored) when it does not match name; the record then carries nameCheck {resolvedName, score, threshold}. Part of the request: a repeat needs the same value. */
+                    nameCheck?: boolean;
                 };
             };
         };
@@ -2517,7 +2562,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description INSUFFICIENT_BALANCE: amount + fee exceeds available + credit; nothing was stored. */
+            /** @description INSUFFICIENT_BALANCE: amount + fee exceeds available + credit; nothing was stored. With nameCheck: ACCOUNT_NAME_MISMATCH, INVALID_ACCOUNT or NAME_ENQUIRY_UNAVAILABLE, nothing reserved or stored. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2544,7 +2589,131 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            /** @description UNAVAILABLE: shutting down, the database is unreachable, or (nameCheck) the bank did not answer the name enquiry; nothing was stored, safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    payoutAccountInquiry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    currency: components["schemas"]["Currency"];
+                    method: components["schemas"]["PayoutMethod"];
+                    /**
+                     * @description INR BANK: the 11-character IFSC; NGN, IDR, EGP BANK: a code from payout/bankCode; omitted for INR UPI and EGP WALLET.
+                     * @example HDFC0001234
+                     */
+                    bankCode?: string;
+                    /**
+                     * @description Bank account number (digits; NGN 10 digits), UPI VPA (INR UPI) or 11-digit mobile number (EGP WALLET).
+                     * @example 50100012345678
+                     */
+                    account: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The account holder. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["AccountInquiryResult"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD, INVALID_BANK_CODE. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: MISSING_CREDENTIALS, INVALID_TIMESTAMP, TIMESTAMP_OUT_OF_WINDOW, UNKNOWN_MERCHANT, INVALID_SIGNATURE, SIGNATURE_REUSED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description MERCHANT_DISABLED, or METHOD_NOT_ENABLED for what this merchant may not use. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_ACCOUNT: the bank has no such account; NAME_ENQUIRY_UNAVAILABLE: the provider of these payouts cannot resolve names. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's request rate; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored; quote the Request-Id header. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: the bank did not answer the name enquiry in time (or the service is shutting down); safe to retry. */
             503: {
                 headers: {
                     [name: string]: unknown;

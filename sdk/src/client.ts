@@ -14,6 +14,8 @@ import type {
   PaymentRecord,
   PaymentRefundRequest,
   PaymentRefundResult,
+  PayoutAccountInquiryRequest,
+  PayoutAccountInquiryResult,
   PayoutInitiateRequest,
   PayoutInitiateResult,
   PayoutRecord,
@@ -204,6 +206,14 @@ export class PaymentClient {
   /** Same answer as `payoutStatus`, under the original provider's name. */
   payoutFetch(query: RecordQuery): Promise<ApiResult<PayoutRecord>> {
     return this.request('payout/fetch', query);
+  }
+
+  /**
+   * Name enquiry: the holder of the account a payout would go to, as the bank resolves it (answers
+   * are cached about 10 minutes). Errors: 422 INVALID_ACCOUNT, 422 NAME_ENQUIRY_UNAVAILABLE, 503 UNAVAILABLE.
+   */
+  payoutAccountInquiry(request: PayoutAccountInquiryRequest): Promise<ApiResult<PayoutAccountInquiryResult>> {
+    return this.request('payout/accountInquiry', request);
   }
 
   bankCodes(request: CurrencyRequest): Promise<ApiResult<BankEntry[]>> {

@@ -43,6 +43,10 @@ export type PaymentMethodsInfo = Schemas['PaymentMethods'];
 export type PayoutInitiateRequest = JsonBody<'payoutInitiate'>;
 export type PayoutInitiateResult = Schemas['PayoutInitiateResult'];
 export type PayoutRecord = Schemas['PayoutRecord'];
+/** payout/accountInquiry: whose account is it? (`bankCode` omitted for INR UPI and EGP WALLET.) */
+export type PayoutAccountInquiryRequest = JsonBody<'payoutAccountInquiry'>;
+/** The holder's name as the bank resolved it, the bank, and the account masked but for its last four. */
+export type PayoutAccountInquiryResult = Schemas['AccountInquiryResult'];
 
 export type CurrencyRequest = JsonBody<'accountBalance'>;
 export type BankEntry = Schemas['BankEntry'];

@@ -70,6 +70,8 @@ export class SimulatorStats {
   /** Distinct transfers executed: a repeated submission of a reference never adds one. */
   transfersExecuted = 0;
   refunds = 0;
+  /** Name enquiries answered or refused (POST /v1/accounts/resolve that passed the fault switches). */
+  nameEnquiries = 0;
   callbacksQueued = 0;
   callbackAttempts = 0;
   callbacksDelivered = 0;
@@ -113,6 +115,7 @@ export class SimulatorStats {
       payoutSubmissions: this.payoutSubmissions,
       transfersExecuted: this.transfersExecuted,
       refunds: this.refunds,
+      nameEnquiries: this.nameEnquiries,
       callbacksQueued: this.callbacksQueued,
       callbackAttempts: this.callbackAttempts,
       callbacksDelivered: this.callbacksDelivered,

@@ -75,6 +75,21 @@ export interface SubmitPayoutBody {
   readonly email: string;
 }
 
+/** A name enquiry: who holds this account? */
+export interface ResolveAccountBody {
+  readonly currency: string;
+  readonly method: string;
+  readonly bankCode: string | null;
+  readonly account: string;
+}
+
+/** The holder the bank has on record for the account. */
+export interface ResolvedAccountBody {
+  readonly accountName: string;
+  readonly bankCode: string | null;
+  readonly account: string;
+}
+
 export interface PayoutBody {
   readonly transactionRef: string;
   readonly status: PayoutStatus;

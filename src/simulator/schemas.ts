@@ -32,6 +32,17 @@ export const routeSchemas = {
   complete: {
     body: object({ outcome: { type: 'string', enum: ['Success', 'Failed'] }, paidAmountMinor: amountMinor }, ['outcome']),
   },
+  resolveAccount: {
+    body: object(
+      {
+        currency: text(3),
+        method: text(16),
+        bankCode: { type: ['string', 'null'], maxLength: 32 },
+        account: { type: 'string', minLength: 1, maxLength: 128 },
+      },
+      ['currency', 'method', 'bankCode', 'account'],
+    ),
+  },
   submitPayout: {
     body: object(
       {

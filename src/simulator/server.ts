@@ -7,8 +7,9 @@ import { systemClock, type Clock } from '../core/clock.js';
 import { CallbackSender, DEFAULT_CALLBACK_RETRY_DELAYS_MS } from './callbacks.js';
 import { CollectionBook } from './collections.js';
 import { faultsPatchSchema, noFaults, SimulatorStats, type SimulatorFaults } from './faults.js';
+import { resolveAccount } from './names.js';
 import { PayoutBook } from './payouts.js';
-import { API_KEY_HEADER, type CompleteCollectionBody, type CreateCollectionBody, type RefundBody, type SubmitPayoutBody } from './protocol.js';
+import { API_KEY_HEADER, type CompleteCollectionBody, type CreateCollectionBody, type RefundBody, type ResolveAccountBody, type SubmitPayoutBody } from './protocol.js';
 import { BankRefusal } from './refs.js';
 import { routeSchemas } from './schemas.js';
 
@@ -151,6 +152,11 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     // The transfer exists already; only the answer is late, so a client that gives up must ask before resending.
     if (result.answerLate) await pause(timeoutHoldMs);
     return result.payout;
+  });
+  // Name enquiry: answers at once, moves no money; the fault switches above apply to it like any call.
+  app.post<{ Body: ResolveAccountBody }>('/v1/accounts/resolve', { schema: routeSchemas.resolveAccount }, async (request) => {
+    stats.nameEnquiries += 1;
+    return resolveAccount(request.body);
   });
   app.get<{ Params: RefParams }>('/v1/payouts/:transactionRef', async (request, reply) => {
     const payout = payouts.get(request.params.transactionRef);

@@ -2,7 +2,7 @@
 // and every payout webhook), bank codes, balances and USDT rates.
 import { Type } from '@sinclair/typebox';
 import { Currency, PayoutMethod, PayoutStatus } from './enums.js';
-import { ref, shared } from './shared.js';
+import { Nullable, ref, shared } from './shared.js';
 
 export const PayoutInitiateResult = shared(
   'PayoutInitiateResult',
@@ -39,6 +39,26 @@ export const PayoutRecord = shared(
     failureReason: Type.Optional(Type.String({ description: 'UPPER_SNAKE, on Failed payouts (e.g. INVALID_ACCOUNT).' })),
     upstreamRef: Type.Optional(Type.String({ description: "The upstream's reference of the transfer (its payout id, NIP session id ...)." })),
     utr: Type.Optional(Type.String({ description: "The bank's reference of the transfer (India: the UTR), where the channel gives one besides its own id." })),
+    nameCheck: Type.Optional(
+      Type.Object(
+        {
+          resolvedName: Type.String({ description: "The account holder's name as the bank resolved it." }),
+          score: Type.Number({ minimum: 0, maximum: 1, description: 'How well `name` matched it, 0 to 1 (docs/payouts.md, Name check).' }),
+          threshold: Type.Number({ minimum: 0, maximum: 1, description: 'The score a match needed.' }),
+        },
+        { description: 'Present when the payout was initiated with nameCheck: true: the check it passed.' },
+      ),
+    ),
+  }),
+);
+
+export const AccountInquiryResult = shared(
+  'AccountInquiryResult',
+  Type.Object({
+    accountName: Type.String({ description: "The account holder's name as the bank resolved it.", examples: ['ASHA RAO'] }),
+    bankCode: Nullable(Type.String({ description: 'The bank code sent (null for INR UPI and EGP WALLET).' })),
+    bankName: Nullable(Type.String({ description: "The bank's name as payout/bankCode lists it (an IFSC by its bank); null when it has none." })),
+    account: Type.String({ description: 'The account, masked but for its last four characters.', examples: ['****5678'] }),
   }),
 );
 
@@ -66,4 +86,4 @@ export const UsdtRate = shared(
   }),
 );
 
-export const PAYOUT_SCHEMAS = [PayoutInitiateResult, PayoutRecord, BankEntry, Balance, UsdtRate];
+export const PAYOUT_SCHEMAS = [PayoutInitiateResult, PayoutRecord, AccountInquiryResult, BankEntry, Balance, UsdtRate];

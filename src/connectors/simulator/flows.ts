@@ -3,8 +3,9 @@
 import { Pool } from 'undici';
 import { systemClock, type Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
-import type { Minor } from '../../core/money.js';
+import type { Currency, Minor } from '../../core/money.js';
 import {
+  UpstreamRefusedError,
   UpstreamUnavailableError,
   type Channel,
   type ChannelCallback,
@@ -14,6 +15,7 @@ import {
   type PayoutState,
   type PayoutSubmission,
   type RefundRequest,
+  type ResolvedAccount,
   type SandboxPayer,
 } from '../channel.js';
 import { CALLBACK_TOLERANCE_SECONDS, parseSimulatorCallback } from './notifications.js';
@@ -28,6 +30,7 @@ import {
   type ErrorBody,
   type PayoutBody,
   type RefundResultBody,
+  type ResolvedAccountBody,
 } from './transformers.js';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -104,6 +107,18 @@ export class SimulatorChannel implements Channel, SandboxPayer {
     const answer = await this.call<PayoutBody>('GET', `/v1/payouts/${ref(transactionRef)}`);
     if (answer.status === 404) return { status: 'UNKNOWN' };
     return toPayoutState(this.expectOk(answer, 'query payout'));
+  }
+
+  /** Name enquiry at the simulated bank: a name derived from the account, or INVALID_ACCOUNT (accounts ending 0001). */
+  async resolveAccount(request: { readonly currency: Currency; readonly method: string; readonly bankCode: string | null; readonly account: string }): Promise<ResolvedAccount> {
+    const body = { currency: request.currency, method: request.method, bankCode: request.bankCode, account: request.account };
+    const answer = await this.call<ResolvedAccountBody>('POST', '/v1/accounts/resolve', body);
+    if (answer.status === 422) {
+      const refusal = answer.body as unknown as Partial<ErrorBody>;
+      throw new UpstreamRefusedError('INVALID_ACCOUNT', `the simulator knows no such account: ${refusal.message ?? ''}`.trim(), 422, refusal.error ?? null);
+    }
+    const resolved = this.expectOk(answer, 'resolve the account');
+    return { accountName: resolved.accountName, bankCode: resolved.bankCode, account: resolved.account };
   }
 
   parseCallback(headers: Readonly<Record<string, string | string[] | undefined>>, rawBody: Buffer): ChannelCallback {

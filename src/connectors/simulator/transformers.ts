@@ -12,7 +12,7 @@ import type {
 } from '../channel.js';
 import type { CollectionBody, CreateCollectionBody, ErrorBody, PayoutBody, SubmitPayoutBody } from '../../simulator/protocol.js';
 
-export type { CollectionBody, ErrorBody, PayoutBody, RefundResultBody } from '../../simulator/protocol.js';
+export type { CollectionBody, ErrorBody, PayoutBody, RefundResultBody, ResolvedAccountBody } from '../../simulator/protocol.js';
 
 export const API_KEY_HEADER = 'x-sim-key';
 

@@ -7,6 +7,8 @@ import type { Reservation } from '../../ledger/service.js';
 import { withTransaction } from '../../store/transactions.js';
 import type { Merchant } from '../../merchants/merchant-service.js';
 import { requireCurrency } from '../request-rules.js';
+import { checkBeneficiaryName, type NameCheckOutcome } from './name-check.js';
+import type { NameEnquiry } from './name-enquiry.js';
 import type { PayoutContext } from './payout-context.js';
 import { findPayoutForMerchant, insertPayoutIfNew } from './payout-repository.js';
 import { buildPayoutDraft, payoutRequestHash, requirePayoutMethod, type PayoutDraft, type PayoutInitiateRequest } from './payout-request.js';
@@ -17,8 +19,12 @@ import type { PayoutsTable } from './payout-rows.js';
  * same merchantRef. The record and the reservation commit together (the reservation last, so the
  * merchant's balance rows are locked only until the commit); when the balance is short nothing is
  * written. The upstream is asked later, by the submission job.
+ *
+ * With `nameCheck: true` the account's holder is resolved first (through `names`) and a name that
+ * does not match is refused with nothing stored. A repeat of a payout already accepted answers the
+ * original without asking the bank again: the original's check stands, whatever the bank says now.
  */
-export async function acceptPayout(ctx: PayoutContext, merchant: Merchant, request: PayoutInitiateRequest): Promise<PayoutsTable> {
+export async function acceptPayout(ctx: PayoutContext, merchant: Merchant, request: PayoutInitiateRequest, names: NameEnquiry): Promise<PayoutsTable> {
   const currency = requireCurrency(request.currency);
   const method = requirePayoutMethod(currency, request.method);
   const bounds = await ctx.fees.limitsFor(merchant.id, currency, method.method, 'payout');
@@ -27,15 +33,18 @@ export async function acceptPayout(ctx: PayoutContext, merchant: Merchant, reque
   const hash = payoutRequestHash(draft);
   const feeMinor = await ctx.fees.feeFor(merchant.id, currency, method.method, 'payout', draft.amountMinor);
   const { channel, fallbacks } = ctx.channels.route(merchant, currency, method.method, 'payout');
+  let nameCheck: NameCheckOutcome | null = null;
+  if (draft.nameCheck) {
+    const original = await findPayoutForMerchant(ctx.db, merchant.id, { merchantRef: draft.merchantRef });
+    if (original) return theOriginal(original, draft, hash);
+    nameCheck = await checkBeneficiaryName(names, merchant, draft);
+  }
   return withTransaction(ctx.db, async (trx) => {
-    const fresh = newPayoutRow(merchant, draft, hash, feeMinor, channel.name, fallbacks, BigInt(ctx.clock.nowMs()));
+    const fresh = newPayoutRow(merchant, draft, hash, feeMinor, channel.name, fallbacks, BigInt(ctx.clock.nowMs()), nameCheck);
     if (!(await insertPayoutIfNew(trx, fresh))) {
       const original = await findPayoutForMerchant(trx, merchant.id, { merchantRef: draft.merchantRef });
       if (!original) throw new Error(`payouts: merchantRef ${draft.merchantRef} conflicted but cannot be read`);
-      if (original.request_hash !== hash) {
-        throw new AppError('DUPLICATE_MERCHANT_REF', `merchantRef ${draft.merchantRef} was already used with a different payout request.`);
-      }
-      return original;
+      return theOriginal(original, draft, hash);
     }
     // Step 3, the ledger's: available (then credit) -> held, amount + fee (ledger/payouts.ts reserveForPayout).
     const reservation = await ctx.ledger.reserveForPayout(trx, {
@@ -51,6 +60,14 @@ export async function acceptPayout(ctx: PayoutContext, merchant: Merchant, reque
   });
 }
 
+/** A repeated merchantRef: the original payout when the body is the same, else DUPLICATE_MERCHANT_REF. */
+function theOriginal(original: PayoutsTable, draft: PayoutDraft, hash: string): PayoutsTable {
+  if (original.request_hash !== hash) {
+    throw new AppError('DUPLICATE_MERCHANT_REF', `merchantRef ${draft.merchantRef} was already used with a different payout request.`);
+  }
+  return original;
+}
+
 function newPayoutRow(
   merchant: Merchant,
   draft: PayoutDraft,
@@ -59,6 +76,7 @@ function newPayoutRow(
   channel: string,
   fallbacks: readonly string[],
   nowMs: bigint,
+  nameCheck: NameCheckOutcome | null,
 ): PayoutsTable {
   return {
     transaction_ref: newId(),
@@ -80,6 +98,9 @@ function newPayoutRow(
     upstream_ref: null,
     utr: null,
     channel,
+    name_check_name: nameCheck?.resolvedName ?? null,
+    name_check_score: nameCheck === null ? null : BigInt(nameCheck.score),
+    name_check_threshold: nameCheck === null ? null : BigInt(nameCheck.threshold),
     fallback_channels: fallbacks.length > 0 ? fallbacks.join(',') : null,
     submit_attempts: 0n,
     query_attempts: 0n,

@@ -6,6 +6,7 @@ import type { Currency } from '../../core/money.js';
 import type { LedgerService } from '../../ledger/service.js';
 import type { StoreKind } from '../../store/db.js';
 import type { Db } from '../../store/schema.js';
+import type { PublicBankEntry } from '../banks/index.js';
 import type { FeeService } from '../fees.js';
 import type { Merchant } from '../../merchants/merchant-service.js';
 import type { WebhookUrlCheck } from '../request-rules.js';
@@ -32,8 +33,14 @@ export interface PayoutContext {
   readonly fees: FeeService;
   readonly ledger: LedgerService;
   readonly channels: PayoutChannels;
-  /** Live merchants: the bank codes their routed connector lists (banks/upstream-banks.ts), accepted too. */
-  readonly banks?: { upstreamCodes(merchant: Merchant, currency: Currency): Promise<ReadonlySet<string> | null> };
+  /**
+   * Live merchants: the bank codes their routed connector lists (banks/upstream-banks.ts), accepted
+   * too, and the list with names (the name enquiry's bankName); without it, the service's own list.
+   */
+  readonly banks?: {
+    upstreamCodes(merchant: Merchant, currency: Currency): Promise<ReadonlySet<string> | null>;
+    banksFor?(merchant: Merchant, currency: Currency): Promise<readonly PublicBankEntry[]>;
+  };
   readonly log?: PayoutLog;
   /** The webhook module's URL check (checkWebhookUrlSyntax with the operator's settings); without it, https only. */
   readonly webhookUrlCheck?: WebhookUrlCheck;

@@ -2,11 +2,19 @@
 // initiate answer, and the operator's view. Amounts leave as major-unit numbers.
 import { isoFromMs, MS_PER_SECOND } from '../../core/clock.js';
 import { toMajor, type Currency } from '../../core/money.js';
+import { scoreShown } from './name-check.js';
 import { displayMethod, type PayoutInitiateRequest } from './payout-request.js';
 import type { PayoutStatus, PayoutsTable } from './payout-rows.js';
 
 /** The payout as status/fetch return it and as webhooks carry it (contract sections 4 and 8). */
-export interface PayoutRecord extends Omit<PayoutInitiateRequest, 'currency'> {
+/** The name check a payout passed (initiated with nameCheck: true): score and threshold 0..1. */
+export interface PayoutNameCheck {
+  readonly resolvedName: string;
+  readonly score: number;
+  readonly threshold: number;
+}
+
+export interface PayoutRecord extends Omit<PayoutInitiateRequest, 'currency' | 'nameCheck'> {
   readonly transactionRef: string;
   readonly currency: Currency;
   readonly fee: number;
@@ -19,6 +27,8 @@ export interface PayoutRecord extends Omit<PayoutInitiateRequest, 'currency'> {
   readonly upstreamRef?: string;
   /** The bank's reference (India: the UTR) where the channel gives one besides its own id. */
   readonly utr?: string;
+  /** Present when the payout was initiated with nameCheck: true. */
+  readonly nameCheck?: PayoutNameCheck;
 }
 
 /** The answer of payout/initiate: the record's identity, amounts and status. */
@@ -45,7 +55,12 @@ export function payoutRecord(row: PayoutsTable): PayoutRecord {
     ...(row.failure_reason === null ? {} : { failureReason: row.failure_reason }),
     ...(row.upstream_ref === null ? {} : { upstreamRef: row.upstream_ref }),
     ...(row.utr === null ? {} : { utr: row.utr }),
+    ...(row.name_check_name === null ? {} : { nameCheck: nameCheckOf(row) }),
   };
+}
+
+function nameCheckOf(row: PayoutsTable): PayoutNameCheck {
+  return { resolvedName: row.name_check_name!, score: scoreShown(row.name_check_score ?? 0n), threshold: scoreShown(row.name_check_threshold ?? 0n) };
 }
 
 /**

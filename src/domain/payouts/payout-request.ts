@@ -37,6 +37,8 @@ export interface PayoutInitiateRequest {
   readonly phone: string;
   readonly email: string;
   readonly webhookUrl?: string;
+  /** Resolve the account's holder first and refuse ACCOUNT_NAME_MISMATCH when it is not `name`. */
+  readonly nameCheck?: boolean;
 }
 
 /** A payout request that passed every rule, in the service's own units. */
@@ -51,6 +53,7 @@ export interface PayoutDraft {
   readonly phone: string;
   readonly email: string;
   readonly webhookUrl: string | null;
+  readonly nameCheck: boolean;
 }
 
 /**
@@ -65,7 +68,8 @@ export function requirePayoutMethod(currency: Currency, method: string): MethodS
 /** The method name a payout's answers and webhooks show: NGN BANK answers TRANSFER as the interface sample does. */
 export const displayMethod = (currency: string, method: string): string => (currency === 'NGN' && method === 'BANK' ? 'TRANSFER' : method);
 
-function checkBankCode(currency: Currency, method: string, bankCode: string | undefined, upstreamCodes: ReadonlySet<string> | null): string | null {
+/** bankCode as the currency and method want it (an IFSC, a listed code, or none); null when it must be omitted. */
+export function checkBankCode(currency: Currency, method: string, bankCode: string | undefined, upstreamCodes: ReadonlySet<string> | null): string | null {
   const key = `${currency}:${method}`;
   if (NO_BANK_CODE.has(key)) {
     if (bankCode !== undefined) throw validationError('bankCode', `must be omitted for ${currency} ${method} payouts (the account identifies the beneficiary)`);
@@ -93,7 +97,8 @@ function checkBankCode(currency: Currency, method: string, bankCode: string | un
   return bankCode;
 }
 
-function checkAccount(currency: Currency, method: string, account: string): string {
+/** The account in the shape the currency and method want (digits, NUBAN, VPA, mobile number). */
+export function checkAccount(currency: Currency, method: string, account: string): string {
   const rule = ACCOUNT_RULES[`${currency}:${method}`];
   if (rule && !rule.pattern.test(account)) throw validationError('account', rule.problem);
   return account;
@@ -124,12 +129,17 @@ export function buildPayoutDraft(
     phone: request.phone,
     email: request.email,
     webhookUrl,
+    nameCheck: request.nameCheck === true,
   };
 }
 
-/** The request's identity for idempotency (amount in minor units, NGN TRANSFER = BANK). */
+/**
+ * The request's identity for idempotency (amount in minor units, NGN TRANSFER = BANK). A name check
+ * is part of it (so the same merchantRef with and without one is another body); `nameCheck: false`
+ * is the same request as no nameCheck, and hashes as every payout did before name checks existed.
+ */
 export function payoutRequestHash(draft: PayoutDraft): string {
-  return canonicalRequestHash([
+  const fields = [
     'payout',
     draft.merchantRef,
     draft.currency,
@@ -141,7 +151,8 @@ export function payoutRequestHash(draft: PayoutDraft): string {
     draft.phone,
     draft.email,
     draft.webhookUrl,
-  ]);
+  ];
+  return canonicalRequestHash(draft.nameCheck ? [...fields, 'nameCheck'] : fields);
 }
 
 /** The last 4 characters of an account, for logs: full account numbers are never logged. */

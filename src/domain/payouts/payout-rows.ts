@@ -34,6 +34,13 @@ export interface PayoutsTable {
   utr: string | null;
   channel: string;
   /**
+   * Initiated with nameCheck: true: the holder's name the bank resolved, the match score and the
+   * threshold it passed, in ten-thousandths (name-match.ts). All null without a name check.
+   */
+  name_check_name: string | null;
+  name_check_score: bigint | null;
+  name_check_threshold: bigint | null;
+  /**
    * The connectors after `channel` in the payout's route when it was accepted, comma-separated: if
    * the upstream refuses the payout definitively at submission, it goes to the next one (live only).
    */

@@ -3,6 +3,8 @@
 //
 //   1. rules        payout-request.ts   method, bank code and account per currency, the request hash;
 //                   ../request-rules.ts the rules shared with pay-in: currency, amount, webhook URL
+//      name check   name-check.ts       with nameCheck: true, the holder resolved (name-enquiry.ts) and
+//                                       compared (name-match.ts) before anything is stored
 //   2. intake       intake.ts           the payout row and its reservation commit in one transaction
 //   3. reservation  ledger/payouts.ts   reserveForPayout, called from intake.ts: amount + fee to held
 //   4. job          submission-job.ts   claims due payouts with a lease, only for free slots
@@ -20,6 +22,7 @@ import type { PooledJob } from '../../core/pooled-job.js';
 import type { Merchant } from '../../merchants/merchant-service.js';
 import { oneReference, type RecordQuery } from '../request-rules.js';
 import { acceptPayout } from './intake.js';
+import { NameEnquiry, type AccountInquiryRequest, type AccountInquiryResult } from './name-enquiry.js';
 import { applyChannelNews } from './outcomes.js';
 import type { PayoutContext } from './payout-context.js';
 import { forcePayoutQuery, listStuckPayouts, operatorPayout, type ForcedQueryResult } from './payout-operator.js';
@@ -41,14 +44,22 @@ export interface PayoutJobs {
 export class PayoutService {
   /** The background jobs that drive this service; the worker runs them. */
   readonly jobs: PayoutJobs;
+  /** Account name enquiry with its short-lived cache (name-enquiry.ts); also the name check's. */
+  private readonly names: NameEnquiry;
 
   constructor(private readonly ctx: PayoutContext) {
     this.jobs = { submissions: payoutSubmissionJob(ctx) };
+    this.names = new NameEnquiry(ctx);
   }
 
-  /** Steps 1 to 3: checks the request and accepts the payout with its reservation (or answers the original). */
+  /** Steps 1 to 3: checks the request (and the beneficiary's name, when asked) and accepts the payout with its reservation (or answers the original). */
   async initiate(merchant: Merchant, request: PayoutInitiateRequest): Promise<PayoutInitiateResult> {
-    return payoutInitiateResult(await acceptPayout(this.ctx, merchant, request));
+    return payoutInitiateResult(await acceptPayout(this.ctx, merchant, request, this.names));
+  }
+
+  /** payout/accountInquiry: the holder of an account, as the connector that would pay it resolves it. */
+  accountInquiry(merchant: Merchant, request: AccountInquiryRequest): Promise<AccountInquiryResult> {
+    return this.names.inquire(merchant, request);
   }
 
   async status(merchant: Merchant, query: PayoutQuery): Promise<PayoutRecord> {
