@@ -65,7 +65,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox<PayoutRouteOptions> = async
   app.post(
     '/payout/initiate',
     {
-      config: { changesState: true },
+      config: { changesState: true, keyScope: 'payouts', movesMoney: true },
       schema: {
         operationId: 'payoutInitiate',
         tags: ['payout'],
