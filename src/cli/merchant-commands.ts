@@ -172,7 +172,8 @@ export const merchantCommands: CliCommand[] = [
     usage: 'key list --merchant ID',
     async run(args, services, io) {
       for (const k of await services.merchants.listKeys(requireFlag(args, 'merchant'))) {
-        io.out(`${k.id}  ${k.type.padEnd(11)}  ${k.scope.padEnd(8)}  ${k.status.padEnd(7)}  ${k.createdAt}  ${k.label ?? ''}`);
+        // The scope column comes after the status, so scripts reading the first three columns keep working.
+        io.out(`${k.id}  ${k.type.padEnd(11)}  ${k.status.padEnd(7)}  ${k.scope.padEnd(8)}  ${k.createdAt}  ${k.label ?? ''}`);
       }
       return 0;
     },
