@@ -8,6 +8,7 @@ import { envBool as bool, envInt as int, type Env } from './core/env.js';
 import { DEFAULT_JOB_CONCURRENCY } from './core/pooled-job.js';
 import { PAYOUT_LEASE_MS } from './domain/payouts/payout-limits.js';
 import type { RateLimitStore } from './http/rate-limit.js';
+import { formatCidr, parseCidrList } from './core/cidr.js';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -19,6 +20,8 @@ export interface HttpConfig {
   readonly replayTtlSeconds: number;
   /** Where requests are counted: this process's memory, or the database all API processes share. */
   readonly rateLimitStore: RateLimitStore;
+  /** TRUSTED_PROXIES: the proxies whose X-Forwarded-For gives the client address (normalised CIDRs); empty: none. */
+  readonly trustedProxies: readonly string[];
 }
 
 /** Live connectors (connectors/catalog.ts): the deadline of each provider request and how often settings are re-read. */
@@ -68,6 +71,16 @@ function rateLimitStore(raw: string | undefined, databaseUrl: string | null): Ra
   if (raw === undefined || raw === '') return databaseUrl ? 'database' : 'memory';
   if (raw === 'memory' || raw === 'database') return raw;
   throw new Error(`config: RATE_LIMIT_STORE must be memory or database, got "${raw}"`);
+}
+
+/** A comma-separated CIDR list; a range that does not parse stops the start, it is never guessed at. */
+function trustedProxies(raw: string | undefined): string[] {
+  const entries = (raw ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry.length > 0);
+  const { cidrs, problems } = parseCidrList(entries);
+  if (problems.length > 0) {
+    throw new Error(`config: TRUSTED_PROXIES must be IPv4/IPv6 addresses or CIDR ranges, comma-separated; bad: ${problems.map((p) => p.value).join(', ')}`);
+  }
+  return cidrs.map(formatCidr);
 }
 
 function role(raw: string | undefined): Role {
@@ -132,6 +145,7 @@ export function loadConfig(env: Env = process.env): Config {
       signatureWindowSeconds: int(env, 'SIGNATURE_WINDOW_SECONDS', 300, 1, 3600),
       replayTtlSeconds: int(env, 'REPLAY_TTL_SECONDS', 600, 60, 86400),
       rateLimitStore: rateLimitStore(env.RATE_LIMIT_STORE, databaseUrl),
+      trustedProxies: trustedProxies(env.TRUSTED_PROXIES),
     },
   };
 }

@@ -8,6 +8,7 @@ import { addPayoutFallbacks, createPayoutsTable, dropPayoutsTable } from './doma
 import { createUsdtRates } from './domain/rate-migrations.js';
 import { addSignaturePaths, createRateLimitWindows, createUsedSignatures } from './http/request-guard-migrations.js';
 import { createLedgerTables } from './ledger/ledger-migrations.js';
+import { addIpAllowListsAndKeyScopes } from './merchants/access-migrations.js';
 import { createMerchantsAndKeys } from './merchants/merchant-migrations.js';
 import { createRoutingTables } from './routing/routing-migrations.js';
 import { migrationOf, type Migrations } from './store/migrator.js';
@@ -24,4 +25,5 @@ export const MIGRATIONS: Migrations = {
   '0007_signature_paths_rate_windows': migrationOf(addSignaturePaths, createRateLimitWindows),
   '0008_connectors': migrationOf(createRoutingTables, addPayoutFallbacks, indexPaymentCompletion),
   '0009_name_checks': migrationOf(addPayoutNameChecks),
+  '0011_ip_allow_lists_key_scopes': migrationOf(addIpAllowListsAndKeyScopes),
 };

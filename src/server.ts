@@ -19,7 +19,7 @@ export type { AppHandle } from './http/app.js';
 export async function buildApp(services: Services): Promise<AppHandle> {
   const { config, clock, store, merchants, rates, ledger, fees, webhooks, channels, payments, payouts } = services;
   const settings = config.http;
-  const http = createHttpApp({ logLevel: settings.logLevel, bodyLimitBytes: settings.bodyLimitBytes });
+  const http = createHttpApp({ logLevel: settings.logLevel, bodyLimitBytes: settings.bodyLimitBytes, trustedProxies: settings.trustedProxies });
   const { app } = http;
 
   await registerOpenApi(app, config.publicBaseUrl);

@@ -450,6 +450,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/merchants/{id}/ip-allow-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A merchant's IP allow-list */
+        get: operations["adminGetIpAllowList"];
+        /**
+         * Set a merchant's IP allow-list (an empty list removes it)
+         * @description While set, the guarded calls (scope money: payouts and refunds; all: every call) from other addresses get 403 IP_NOT_ALLOWED. A malformed range is 400 VALIDATION_FAILED naming it (cidrs[i]); nothing changes.
+         */
+        put: operations["adminSetIpAllowList"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/rates/{currency}": {
         parameters: {
             query?: never;
@@ -1162,7 +1183,7 @@ export interface components {
          * @description Stable UPPER_SNAKE reason; docs/errors.md says when each is given.
          * @enum {string}
          */
-        ErrorReason: "INVALID_JSON" | "INVALID_REQUEST" | "VALIDATION_FAILED" | "UNSUPPORTED_CURRENCY" | "UNSUPPORTED_METHOD" | "INVALID_BANK_CODE" | "MISSING_CREDENTIALS" | "INVALID_TIMESTAMP" | "TIMESTAMP_OUT_OF_WINDOW" | "UNKNOWN_MERCHANT" | "INVALID_SIGNATURE" | "SIGNATURE_REUSED" | "UNAUTHORIZED" | "MERCHANT_DISABLED" | "METHOD_NOT_ENABLED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "DUPLICATE_MERCHANT_REF" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_BALANCE" | "PAYMENT_NOT_REFUNDABLE" | "REFUND_WINDOW_EXPIRED" | "PAYMENT_NOT_SUCCESSFUL" | "INVALID_ACCOUNT" | "NAME_ENQUIRY_UNAVAILABLE" | "ACCOUNT_NAME_MISMATCH" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+        ErrorReason: "INVALID_JSON" | "INVALID_REQUEST" | "VALIDATION_FAILED" | "UNSUPPORTED_CURRENCY" | "UNSUPPORTED_METHOD" | "INVALID_BANK_CODE" | "MISSING_CREDENTIALS" | "INVALID_TIMESTAMP" | "TIMESTAMP_OUT_OF_WINDOW" | "UNKNOWN_MERCHANT" | "INVALID_SIGNATURE" | "SIGNATURE_REUSED" | "UNAUTHORIZED" | "MERCHANT_DISABLED" | "METHOD_NOT_ENABLED" | "IP_NOT_ALLOWED" | "KEY_SCOPE" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "DUPLICATE_MERCHANT_REF" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_BALANCE" | "PAYMENT_NOT_REFUNDABLE" | "REFUND_WINDOW_EXPIRED" | "PAYMENT_NOT_SUCCESSFUL" | "INVALID_ACCOUNT" | "NAME_ENQUIRY_UNAVAILABLE" | "ACCOUNT_NAME_MISMATCH" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
         /** @description The envelope of every error answer. */
         Error: {
             /**
@@ -1465,6 +1486,21 @@ export interface components {
         };
         /** @enum {string} */
         KeyType: "RSA-SHA512" | "HMAC-SHA256";
+        /**
+         * @description What a key may call: read (lookups), payments (pay-in and refunds, and reads), payouts (payouts, and reads) or all.
+         * @enum {string}
+         */
+        KeyScope: "read" | "payments" | "payouts" | "all";
+        /** @description A merchant's IP allow-list. */
+        IpAllowList: {
+            /** @description Normalised ranges (an address alone is shown as /32 or /128); empty when no allow-list is set. */
+            cidrs: string[];
+            /**
+             * @description money: payouts and refunds only; all: every merchant call.
+             * @enum {string}
+             */
+            scope: "money" | "all";
+        };
         Merchant: {
             id: string;
             name: string;
@@ -1480,6 +1516,7 @@ export interface components {
         ApiKey: {
             id: string;
             type: components["schemas"]["KeyType"];
+            scope: components["schemas"]["KeyScope"];
             label: string | null;
             /** @enum {string} */
             status: "active" | "revoked";
@@ -1490,6 +1527,7 @@ export interface components {
         IssuedKey: {
             keyId: string;
             type: components["schemas"]["KeyType"];
+            scope: components["schemas"]["KeyScope"];
             /** @description Generated RSA private key, shown once, when no public key was given. */
             privateKeyPem?: string;
             publicKeyPem?: string;
@@ -1564,7 +1602,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description MERCHANT_DISABLED, or METHOD_NOT_ENABLED for what this merchant may not use. */
+            /** @description MERCHANT_DISABLED; METHOD_NOT_ENABLED for what this merchant may not use; IP_NOT_ALLOWED from an address outside the merchant's IP allow-list; KEY_SCOPE when the signing key's scope does not cover this call (see x-key-scope). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1668,7 +1706,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description MERCHANT_DISABLED, or METHOD_NOT_ENABLED for what this merchant may not use. */
+            /** @description MERCHANT_DISABLED; METHOD_NOT_ENABLED for what this merchant may not use; IP_NOT_ALLOWED from an address outside the merchant's IP allow-list; KEY_SCOPE when the signing key's scope does not cover this call (see x-key-scope). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1781,7 +1819,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description MERCHANT_DISABLED, or METHOD_NOT_ENABLED for what this merchant may not use. */
+            /** @description MERCHANT_DISABLED; METHOD_NOT_ENABLED for what this merchant may not use; IP_NOT_ALLOWED from an address outside the merchant's IP allow-list; KEY_SCOPE when the signing key's scope does not cover this call (see x-key-scope). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1906,7 +1944,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description MERCHANT_DISABLED, or METHOD_NOT_ENABLED for what this merchant may not use. */
+            /** @description MERCHANT_DISABLED; METHOD_NOT_ENABLED for what this merchant may not use; IP_NOT_ALLOWED from an address outside the merchant's IP allow-list; KEY_SCOPE when the signing key's scope does not cover this call (see x-key-scope). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2029,7 +2067,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description MERCHANT_DISABLED, or METHOD_NOT_ENABLED for what this merchant may not use. */
+            /** @description MERCHANT_DISABLED; METHOD_NOT_ENABLED for what this merchant may not use; IP_NOT_ALLOWED from an address outside the merchant's IP allow-list; KEY_SCOPE when the signing key's scope does not cover this call (see x-key-scope). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2152,7 +2190,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description MERCHANT_DISABLED, or METHOD_NOT_ENABLED for what this merchant may not use. */
+            /** @description MERCHANT_DISABLED; METHOD_NOT_ENABLED for what this merchant may not use; IP_NOT_ALLOWED from an address outside the merchant's IP allow-list; KEY_SCOPE when the signing key's scope does not cover this call (see x-key-scope). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2269,7 +2307,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description MERCHANT_DISABLED, or METHOD_NOT_ENABLED for what this merchant may not use. */
+            /** @description MERCHANT_DISABLED; METHOD_NOT_ENABLED for what this merchant may not use; IP_NOT_ALLOWED from an address outside the merchant's IP allow-list; KEY_SCOPE when the signing key's scope does not cover this call (see x-key-scope). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2391,7 +2429,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description MERCHANT_DISABLED, or METHOD_NOT_ENABLED for what this merchant may not use. */
+            /** @description MERCHANT_DISABLED; METHOD_NOT_ENABLED for what this merchant may not use; IP_NOT_ALLOWED from an address outside the merchant's IP allow-list; KEY_SCOPE when the signing key's scope does not cover this call (see x-key-scope). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2526,7 +2564,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description MERCHANT_DISABLED, or METHOD_NOT_ENABLED for what this merchant may not use. */
+            /** @description MERCHANT_DISABLED; METHOD_NOT_ENABLED for what this merchant may not use; IP_NOT_ALLOWED from an address outside the merchant's IP allow-list; KEY_SCOPE when the signing key's scope does not cover this call (see x-key-scope). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2659,7 +2697,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description MERCHANT_DISABLED, or METHOD_NOT_ENABLED for what this merchant may not use. */
+            /** @description MERCHANT_DISABLED; METHOD_NOT_ENABLED for what this merchant may not use; IP_NOT_ALLOWED from an address outside the merchant's IP allow-list; KEY_SCOPE when the signing key's scope does not cover this call (see x-key-scope). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2782,7 +2820,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description MERCHANT_DISABLED, or METHOD_NOT_ENABLED for what this merchant may not use. */
+            /** @description MERCHANT_DISABLED; METHOD_NOT_ENABLED for what this merchant may not use; IP_NOT_ALLOWED from an address outside the merchant's IP allow-list; KEY_SCOPE when the signing key's scope does not cover this call (see x-key-scope). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2905,7 +2943,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description MERCHANT_DISABLED, or METHOD_NOT_ENABLED for what this merchant may not use. */
+            /** @description MERCHANT_DISABLED; METHOD_NOT_ENABLED for what this merchant may not use; IP_NOT_ALLOWED from an address outside the merchant's IP allow-list; KEY_SCOPE when the signing key's scope does not cover this call (see x-key-scope). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3020,7 +3058,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description MERCHANT_DISABLED, or METHOD_NOT_ENABLED for what this merchant may not use. */
+            /** @description MERCHANT_DISABLED; METHOD_NOT_ENABLED for what this merchant may not use; IP_NOT_ALLOWED from an address outside the merchant's IP allow-list; KEY_SCOPE when the signing key's scope does not cover this call (see x-key-scope). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3137,7 +3175,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description MERCHANT_DISABLED, or METHOD_NOT_ENABLED for what this merchant may not use. */
+            /** @description MERCHANT_DISABLED; METHOD_NOT_ENABLED for what this merchant may not use; IP_NOT_ALLOWED from an address outside the merchant's IP allow-list; KEY_SCOPE when the signing key's scope does not cover this call (see x-key-scope). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3242,7 +3280,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description MERCHANT_DISABLED, or METHOD_NOT_ENABLED for what this merchant may not use. */
+            /** @description MERCHANT_DISABLED; METHOD_NOT_ENABLED for what this merchant may not use; IP_NOT_ALLOWED from an address outside the merchant's IP allow-list; KEY_SCOPE when the signing key's scope does not cover this call (see x-key-scope). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3356,7 +3394,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description MERCHANT_DISABLED, or METHOD_NOT_ENABLED for what this merchant may not use. */
+            /** @description MERCHANT_DISABLED; METHOD_NOT_ENABLED for what this merchant may not use; IP_NOT_ALLOWED from an address outside the merchant's IP allow-list; KEY_SCOPE when the signing key's scope does not cover this call (see x-key-scope). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3505,6 +3543,7 @@ export interface operations {
                     name: string;
                     mode?: "sandbox" | "live";
                     keyType?: components["schemas"]["KeyType"];
+                    keyScope?: components["schemas"]["KeyScope"];
                     publicKeyPem?: string;
                     rateLimitPerSecond?: number;
                     paymentWebhookUrl?: string | null;
@@ -3869,6 +3908,7 @@ export interface operations {
                     type: components["schemas"]["KeyType"];
                     publicKeyPem?: string;
                     label?: string;
+                    scope?: components["schemas"]["KeyScope"];
                 };
             };
         };
@@ -4204,6 +4244,164 @@ export interface operations {
                         /** @example SUCCESS */
                         message: string;
                         data: components["schemas"]["Merchant"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such merchant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetIpAllowList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The allow-list afterwards (cidrs empty: none). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["IpAllowList"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such merchant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminSetIpAllowList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description IPv4 or IPv6 addresses or CIDR ranges (203.0.113.7, 203.0.113.0/24, 2001:db8::/32); an empty list removes the allow-list. */
+                    cidrs: string[];
+                    /**
+                     * @description money (default): payouts and refunds only; all: every merchant call.
+                     * @enum {string}
+                     */
+                    scope?: "money" | "all";
+                };
+            };
+        };
+        responses: {
+            /** @description The allow-list afterwards (cidrs empty: none). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["IpAllowList"];
                     };
                 };
             };

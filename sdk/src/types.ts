@@ -16,6 +16,11 @@ export type PaymentStatus = Schemas['PaymentStatus'];
 export type PayoutStatus = Schemas['PayoutStatus'];
 /** The stable reason of an error answer (`message`); docs/errors.md lists when each is given. */
 export type ErrorReason = Schemas['ErrorReason'];
+/**
+ * What an API key may call (docs/signing.md, Key scopes): a call outside the signing key's scope is
+ * `403 KEY_SCOPE`; each operation of the OpenAPI document names the scope it needs in `x-key-scope`.
+ */
+export type KeyScope = Schemas['KeyScope'];
 
 /** The `{code, message, data}` envelope every response carries. */
 export interface ApiEnvelope<T> {

@@ -20,7 +20,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = asy
   app.post(
     '/account/balance',
     {
-      config: { changesState: false },
+      config: { changesState: false, keyScope: 'read', movesMoney: false },
       schema: {
         operationId: 'accountBalance',
         tags: ['account'],
@@ -39,7 +39,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = asy
   app.post(
     '/account/usdt/rate',
     {
-      config: { changesState: false },
+      config: { changesState: false, keyScope: 'read', movesMoney: false },
       schema: {
         operationId: 'accountUsdtRate',
         tags: ['account'],

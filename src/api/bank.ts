@@ -33,7 +33,7 @@ export const bankRoutes: FastifyPluginAsyncTypebox<BankRouteOptions> = async (ap
   app.post(
     '/payout/bankCode',
     {
-      config: { changesState: false },
+      config: { changesState: false, keyScope: 'read', movesMoney: false },
       schema: {
         operationId: 'payoutBankCodes',
         tags: ['payout'],

@@ -51,7 +51,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
   app.post(
     '/payment/initiate',
     {
-      config: { changesState: true },
+      config: { changesState: true, keyScope: 'payments', movesMoney: false },
       schema: {
         operationId: 'paymentInitiate',
         tags: ['payment'],
@@ -76,7 +76,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
   app.post(
     '/payment/refund',
     {
-      config: { changesState: true },
+      config: { changesState: true, keyScope: 'payments', movesMoney: true },
       schema: {
         operationId: 'paymentRefund',
         tags: ['payment'],
@@ -100,7 +100,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
   app.post(
     '/payment/methods',
     {
-      config: { changesState: false },
+      config: { changesState: false, keyScope: 'read', movesMoney: false },
       schema: {
         operationId: 'paymentMethods',
         tags: ['payment'],

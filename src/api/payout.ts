@@ -84,7 +84,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox<PayoutRouteOptions> = async
   app.post(
     '/payout/initiate',
     {
-      config: { changesState: true },
+      config: { changesState: true, keyScope: 'payouts', movesMoney: true },
       schema: {
         operationId: 'payoutInitiate',
         tags: ['payout'],
@@ -114,7 +114,7 @@ export const payoutRoutes: FastifyPluginAsyncTypebox<PayoutRouteOptions> = async
   app.post(
     '/payout/accountInquiry',
     {
-      config: { changesState: false },
+      config: { changesState: false, keyScope: 'payouts', movesMoney: false },
       schema: {
         operationId: 'payoutAccountInquiry',
         tags: ['payout'],

@@ -26,7 +26,7 @@ export function registerRecordLookup<B extends TSchema>(app: Api, spec: RecordLo
     app.post(
       `/${kind}/${verb}`,
       {
-        config: { changesState: false },
+        config: { changesState: false, keyScope: 'read', movesMoney: false },
         schema: {
           operationId: `${kind}${verb === 'status' ? 'Status' : 'Fetch'}`,
           tags: [kind],

@@ -25,7 +25,7 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<SandboxRouteOptions> = asy
   app.post(
     '/sandbox/payment/complete',
     {
-      config: { changesState: true },
+      config: { changesState: true, keyScope: 'payments', movesMoney: false },
       schema: {
         operationId: 'sandboxPaymentComplete',
         tags: ['sandbox'],

@@ -32,7 +32,7 @@ export const merchantWebhookRoutes: FastifyPluginAsyncTypebox<MerchantWebhookRou
   app.post(
     '/webhook/events',
     {
-      config: { changesState: false },
+      config: { changesState: false, keyScope: 'read', movesMoney: false },
       schema: {
         operationId: 'webhookEvents',
         tags: ['webhook'],
@@ -48,7 +48,7 @@ export const merchantWebhookRoutes: FastifyPluginAsyncTypebox<MerchantWebhookRou
   app.post(
     '/webhook/event',
     {
-      config: { changesState: false },
+      config: { changesState: false, keyScope: 'read', movesMoney: false },
       schema: {
         operationId: 'webhookEvent',
         tags: ['webhook'],
@@ -64,7 +64,7 @@ export const merchantWebhookRoutes: FastifyPluginAsyncTypebox<MerchantWebhookRou
   app.post(
     '/webhook/resend',
     {
-      config: { changesState: true },
+      config: { changesState: true, keyScope: 'payments-or-payouts', movesMoney: false },
       schema: {
         operationId: 'webhookResend',
         tags: ['webhook'],

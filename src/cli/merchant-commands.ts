@@ -1,7 +1,8 @@
-// Operator commands for merchants, keys, webhooks, rate limits and USDT rates.
+// Operator commands for merchants, keys, webhooks, rate limits, IP allow-lists and USDT rates.
 import fs from 'node:fs';
 import { parseRateMicros, microsToNumber } from '../domain/rates.js';
 import type { KeyType } from '../merchants/merchant-service.js';
+import { IP_ALLOW_SCOPES, isIpAllowScope, isKeyScope, KEY_SCOPES, type IpAllowScope, type KeyScope } from '../merchants/access.js';
 import { checkWebhookUrl } from '../webhooks/ssrf.js';
 import { flagString, requireCurrencyFlag, requireFlag, type ParsedArgs } from './args.js';
 import { cliActor, type CliCommand } from './command.js';
@@ -11,6 +12,26 @@ function keyTypeOf(args: ParsedArgs): KeyType {
   if (raw === 'rsa' || raw === 'rsa-sha512') return 'RSA-SHA512';
   if (raw === 'hmac' || raw === 'hmac-sha256') return 'HMAC-SHA256';
   throw new Error('--key-type must be rsa or hmac');
+}
+
+function keyScopeOf(args: ParsedArgs): KeyScope | undefined {
+  const raw = flagString(args, 'scope');
+  if (raw === undefined) return undefined;
+  if (!isKeyScope(raw)) throw new Error(`--scope must be one of ${KEY_SCOPES.join(', ')}`);
+  return raw;
+}
+
+function ipAllowScopeOf(args: ParsedArgs): IpAllowScope {
+  const raw = flagString(args, 'scope') ?? 'money';
+  if (!isIpAllowScope(raw)) throw new Error(`--scope must be ${IP_ALLOW_SCOPES.join(' or ')}`);
+  return raw;
+}
+
+/** `--cidrs a,b`; `none` (or an empty value) removes the allow-list. */
+function cidrsOf(args: ParsedArgs): string[] {
+  const raw = requireFlag(args, 'cidrs').trim();
+  if (raw === '' || raw === 'none') return [];
+  return raw.split(',').map((entry) => entry.trim());
 }
 
 function publicKeyOf(args: ParsedArgs): string | undefined {
@@ -121,14 +142,25 @@ export const merchantCommands: CliCommand[] = [
     },
   },
   {
+    name: 'merchant ip-allow-list',
+    summary: 'Set the addresses payouts and refunds (or, with --scope all, every call) may come from; --cidrs none removes the list',
+    usage: 'merchant ip-allow-list --merchant ID --cidrs a,b [--scope money|all]',
+    async run(args, services, io) {
+      const list = await services.merchants.setIpAllowList(requireFlag(args, 'merchant'), cidrsOf(args), ipAllowScopeOf(args), cliActor());
+      io.out(json(list));
+      return 0;
+    },
+  },
+  {
     name: 'key add',
-    summary: 'Add an API key (at most two active at once)',
-    usage: 'key add --merchant ID [--key-type rsa|hmac] [--public-key FILE] [--label TEXT] [--json]',
+    summary: 'Add an API key (at most two active at once); --scope limits what it may call (default all)',
+    usage: 'key add --merchant ID [--key-type rsa|hmac] [--public-key FILE] [--label TEXT] [--scope read|payments|payouts|all] [--json]',
     async run(args, services, io) {
       const issued = await services.merchants.addKey(requireFlag(args, 'merchant'), {
         type: keyTypeOf(args),
         publicKeyPem: publicKeyOf(args),
         label: flagString(args, 'label'),
+        scope: keyScopeOf(args),
       }, cliActor());
       io.out(args.flags.json === true ? JSON.stringify(issued) : json(issued));
       return 0;
@@ -140,7 +172,8 @@ export const merchantCommands: CliCommand[] = [
     usage: 'key list --merchant ID',
     async run(args, services, io) {
       for (const k of await services.merchants.listKeys(requireFlag(args, 'merchant'))) {
-        io.out(`${k.id}  ${k.type.padEnd(11)}  ${k.status.padEnd(7)}  ${k.createdAt}  ${k.label ?? ''}`);
+        // The scope column comes after the status, so scripts reading the first three columns keep working.
+        io.out(`${k.id}  ${k.type.padEnd(11)}  ${k.status.padEnd(7)}  ${k.scope.padEnd(8)}  ${k.createdAt}  ${k.label ?? ''}`);
       }
       return 0;
     },

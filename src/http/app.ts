@@ -9,7 +9,7 @@ import { newId } from '../core/ids.js';
 import { errorBody } from './envelope.js';
 import { toAppError } from './errors.js';
 import { answerClientError } from './client-errors.js';
-import { authenticateMerchant, requireDeclaredEffect, type AuthDeps } from './auth.js';
+import { authenticateMerchant, requireDeclaredAccess, requireDeclaredEffect, type AuthDeps, type SigningKey } from './auth.js';
 import type { ReplayGuard } from './replay-guard.js';
 import { createMetrics, type Metrics } from './metrics.js';
 
@@ -18,6 +18,8 @@ declare module 'fastify' {
     rawBody: Buffer | null;
     bodyError: string | null;
     merchant: import('../merchants/merchant-service.js').Merchant | null;
+    /** The API key that signed a merchant request. */
+    signingKey: SigningKey | null;
   }
 }
 
@@ -26,6 +28,11 @@ export type App = FastifyInstance<any, any, any, any, TypeBoxTypeProvider>;
 export interface HttpAppOptions {
   readonly logLevel: string;
   readonly bodyLimitBytes: number;
+  /**
+   * Proxies (normalised CIDR ranges) whose X-Forwarded-For is believed: request.ip is then the
+   * right-most address not among them. Empty: request.ip is the socket's peer and the header is ignored.
+   */
+  readonly trustedProxies: readonly string[];
 }
 
 /** The bare server: glue only, no routes yet. */
@@ -84,6 +91,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
       redact: ['req.headers.signature', 'req.headers.authorization', 'req.headers.cookie'],
     },
     bodyLimit: options.bodyLimitBytes,
+    trustProxy: options.trustedProxies.length > 0 ? [...options.trustedProxies] : false,
     genReqId: (_req: IncomingMessage) => newId(),
     requestIdHeader: false,
     return503OnClosing: false,
@@ -100,6 +108,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   app.decorateRequest('rawBody', null);
   app.decorateRequest('bodyError', null);
   app.decorateRequest('merchant', null);
+  app.decorateRequest('signingKey', null);
   registerJsonParser(app, options.bodyLimitBytes);
 
   const metrics = createMetrics();
@@ -136,15 +145,19 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
 
 /**
  * The merchant API's scope: every route in it needs application/json, a valid signature and a
- * declared effect (read or state-changing, for the one-time signature rule) before its schema runs.
+ * declared effect (read or state-changing, for the one-time signature rule), key scope and money
+ * movement (for the key's scope and the IP allow-list) before its schema runs.
  */
 export async function registerSignedScope(app: App, prefix: string, auth: AuthDeps, routes: (scope: App) => Promise<void>): Promise<void> {
   await app.register(
     async (scope) => {
       scope.addHook('onRoute', requireDeclaredEffect);
+      scope.addHook('onRoute', requireDeclaredAccess);
       scope.addHook('preValidation', async (request) => {
         if (!isJsonRequest(request)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
-        request.merchant = await authenticateMerchant(request, auth);
+        const caller = await authenticateMerchant(request, auth);
+        request.merchant = caller.merchant;
+        request.signingKey = caller.key;
         if (request.bodyError) throw new AppError('INVALID_JSON', request.bodyError);
       });
       await routes(scope);

@@ -1,12 +1,15 @@
 // Merchant authentication exactly as contract section 6: three headers, a 300-second timestamp
 // window, a signature over hex(SHA512(rawBody)) + Timestamp checked against each active key, the
 // one-time-signature rule, and only then the per-merchant rate limit, so a refused request (a replay
-// included) never spends the merchant's budget.
+// included) never spends the merchant's budget. Between the signature and the one-time rule sit the
+// merchant's IP allow-list and the signing key's scope: only a signed request learns of either.
 import type { FastifyRequest, RouteOptions } from 'fastify';
 import { verifyHmacSha256, verifyRsaSha512 } from '../../sdk/src/signing.js';
 import type { Clock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
-import type { Merchant, MerchantService, VerifierKey } from '../merchants/merchant-service.js';
+import { unmapIpv4 } from '../core/cidr.js';
+import type { KeyScope } from '../merchants/access.js';
+import type { Merchant, MerchantCredentials, MerchantService, VerifierKey } from '../merchants/merchant-service.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { ReplayGuard, SignatureUse } from './replay-guard.js';
 
@@ -17,7 +20,40 @@ declare module 'fastify' {
      * refused on any other path (contract section 6), while read routes may share one.
      */
     changesState?: boolean;
+    /** Which API keys may call the route (see RouteScope); every merchant route declares it. */
+    keyScope?: RouteScope;
+    /**
+     * Whether the route sends money out of the merchant's balance (payouts, refunds): those are the
+     * calls an IP allow-list of scope `money` guards. Every merchant route declares it.
+     */
+    movesMoney?: boolean;
   }
+}
+
+/**
+ * What a route needs of the signing key: `read` any key; `payments` a payments or all key; `payouts`
+ * a payouts or all key; `payments-or-payouts` any key but a read-only one (webhook resends, which
+ * serve both kinds of event).
+ */
+export type RouteScope = 'read' | 'payments' | 'payouts' | 'payments-or-payouts';
+const ROUTE_SCOPES: readonly RouteScope[] = ['read', 'payments', 'payouts', 'payments-or-payouts'];
+
+/** Whether a key of scope `key` may call a route that needs `route`. */
+export function keyScopeAllows(key: KeyScope, route: RouteScope): boolean {
+  if (key === 'all' || route === 'read') return true;
+  if (route === 'payments-or-payouts') return key === 'payments' || key === 'payouts';
+  return key === route;
+}
+
+/** The key that verified a request, as handlers may need it (who signed, what it may do). */
+export interface SigningKey {
+  readonly id: string;
+  readonly scope: KeyScope;
+}
+
+export interface AuthenticatedCaller {
+  readonly merchant: Merchant;
+  readonly key: SigningKey;
 }
 
 /** An onRoute hook for the merchant scope: a route that does not declare its effect fails at start-up. */
@@ -25,6 +61,22 @@ export function requireDeclaredEffect(route: RouteOptions): void {
   if (typeof route.config?.changesState !== 'boolean') {
     throw new Error(`merchant route ${route.method} ${route.url} must declare config.changesState`);
   }
+}
+
+/**
+ * An onRoute hook for the merchant scope: a route that does not declare its key scope and whether it
+ * moves money fails at start-up. Both are published in the OpenAPI document as x-key-scope and
+ * x-moves-money, so merchants see what each key may call.
+ */
+export function requireDeclaredAccess(route: RouteOptions): void {
+  const keyScope = route.config?.keyScope;
+  if (typeof keyScope !== 'string' || !ROUTE_SCOPES.includes(keyScope)) {
+    throw new Error(`merchant route ${route.method} ${route.url} must declare config.keyScope (${ROUTE_SCOPES.join(', ')})`);
+  }
+  if (typeof route.config?.movesMoney !== 'boolean') {
+    throw new Error(`merchant route ${route.method} ${route.url} must declare config.movesMoney`);
+  }
+  route.schema = { ...(route.schema ?? {}), 'x-key-scope': keyScope, 'x-moves-money': route.config.movesMoney } as RouteOptions['schema'];
 }
 
 const TIMESTAMP_PATTERN = /^\d{10}$/;
@@ -60,15 +112,37 @@ function useOf(request: FastifyRequest): SignatureUse {
  */
 const repeatBucket = (merchantId: string): string => `${merchantId}:repeat`;
 
-function signatureMatches(keys: readonly VerifierKey[], body: Buffer, timestamp: string, signature: string): boolean {
-  return keys.some((key) =>
+function matchingKey(keys: readonly VerifierKey[], body: Buffer, timestamp: string, signature: string): VerifierKey | undefined {
+  return keys.find((key) =>
     key.type === 'RSA-SHA512'
       ? verifyRsaSha512(key.publicKey, body, timestamp, signature)
       : verifyHmacSha256(key.secret, body, timestamp, signature),
   );
 }
 
-export async function authenticateMerchant(request: FastifyRequest, deps: AuthDeps): Promise<Merchant> {
+/**
+ * The merchant's IP allow-list, where it guards this route: the client address is request.ip, the
+ * socket's peer unless trusted proxies are configured (then the right-most untrusted X-Forwarded-For
+ * address, as Fastify's trustProxy finds it).
+ */
+function checkIpAllowList(request: FastifyRequest, credentials: MerchantCredentials): void {
+  const guard = credentials.ipAllowList;
+  if (!guard) return;
+  if (guard.scope === 'money' && request.routeOptions.config.movesMoney !== true) return;
+  if (!guard.allows(request.ip)) {
+    throw new AppError('IP_NOT_ALLOWED', `Calls from ${unmapIpv4(request.ip)} are not on this merchant's IP allow-list.`);
+  }
+}
+
+function checkKeyScope(request: FastifyRequest, key: VerifierKey): void {
+  const needs = request.routeOptions.config.keyScope;
+  if (needs === undefined) throw new AppError('INTERNAL_ERROR', 'Merchant route without a declared key scope.');
+  if (!keyScopeAllows(key.scope, needs)) {
+    throw new AppError('KEY_SCOPE', `This API key's scope is ${key.scope}; this call needs a key of scope ${needs === 'payments-or-payouts' ? 'payments, payouts' : needs} or all.`);
+  }
+}
+
+export async function authenticateMerchant(request: FastifyRequest, deps: AuthDeps): Promise<AuthenticatedCaller> {
   const merchantId = header(request, 'merchantid');
   const timestamp = header(request, 'timestamp');
   const signature = header(request, 'signature');
@@ -88,11 +162,14 @@ export async function authenticateMerchant(request: FastifyRequest, deps: AuthDe
   const credentials = await deps.merchants.credentials(merchantId);
   if (!credentials) throw new AppError('UNKNOWN_MERCHANT', 'No merchant has this MerchantID.');
   const body = request.rawBody ?? Buffer.alloc(0);
-  if (!signatureMatches(credentials.keys, body, timestamp, signature)) {
+  const key = matchingKey(credentials.keys, body, timestamp, signature);
+  if (!key) {
     throw new AppError('INVALID_SIGNATURE', 'The Signature does not verify against any active key of this merchant.');
   }
   const { merchant } = credentials;
   if (merchant.status !== 'active') throw new AppError('MERCHANT_DISABLED', 'This merchant is disabled.');
+  checkIpAllowList(request, credentials);
+  checkKeyScope(request, key);
   const outcome = await deps.replay.claim(signature, merchant.id, Number(timestamp), useOf(request));
   if (outcome === 'refused') {
     throw new AppError('SIGNATURE_REUSED', 'This Signature was already accepted on another path; sign each request for its own endpoint.');
@@ -104,5 +181,5 @@ export async function authenticateMerchant(request: FastifyRequest, deps: AuthDe
       'retry-after': String(retryAfterSeconds),
     });
   }
-  return merchant;
+  return { merchant, key: { id: key.id, scope: key.scope } };
 }

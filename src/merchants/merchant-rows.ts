@@ -1,5 +1,6 @@
 // Row types of the merchants module's tables: merchants and their API keys. Every integer column is
 // read as bigint on both stores (SQLite safe integers, PostgreSQL int8 parsed to BigInt).
+import type { Generated } from 'kysely';
 
 export interface MerchantsTable {
   id: string;
@@ -11,6 +12,10 @@ export interface MerchantsTable {
   payout_webhook_url: string | null;
   /** whsec_ secret for Standard Webhooks signatures, encrypted with the service's secret key. */
   webhook_secret_enc: string;
+  /** JSON array of normalised CIDR ranges the merchant's calls may come from; null: no allow-list. */
+  ip_allow_list: string | null;
+  /** Which calls the allow-list guards: those that move money out, or every call. */
+  ip_allow_scope: Generated<'money' | 'all'>;
   created_at_ms: bigint;
   updated_at_ms: bigint;
 }
@@ -23,6 +28,8 @@ export interface ApiKeysTable {
   /** HMAC secret encrypted at rest (AES-256-GCM); null for RSA keys. */
   secret_enc: string | null;
   label: string | null;
+  /** What the key may call (docs/signing.md); keys from before scopes existed are `all`. */
+  scope: Generated<'read' | 'payments' | 'payouts' | 'all'>;
   status: 'active' | 'revoked';
   created_at_ms: bigint;
   revoked_at_ms: bigint | null;

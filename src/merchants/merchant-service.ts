@@ -7,7 +7,9 @@ import { AppError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { SecretBox } from '../core/secrets.js';
 import type { Db, Executor } from '../store/schema.js';
+import type { Selectable, Updateable } from 'kysely';
 import type { MerchantsTable } from './merchant-rows.js';
+import { ipAllowGuardOf, ipAllowListOf, normaliseCidrs, type IpAllowGuard, type IpAllowList, type IpAllowScope, type KeyScope } from './access.js';
 
 export type KeyType = 'RSA-SHA512' | 'HMAC-SHA256';
 export const MAX_ACTIVE_KEYS = 2;
@@ -36,6 +38,7 @@ export interface Merchant {
 export interface ApiKeyInfo {
   readonly id: string;
   readonly type: KeyType;
+  readonly scope: KeyScope;
   readonly label: string | null;
   readonly status: 'active' | 'revoked';
   readonly createdAt: string;
@@ -46,6 +49,7 @@ export interface ApiKeyInfo {
 export interface IssuedKey {
   readonly keyId: string;
   readonly type: KeyType;
+  readonly scope: KeyScope;
   /** Generated RSA private key (sandbox convenience) when no public key was supplied. */
   readonly privateKeyPem?: string;
   readonly publicKeyPem?: string;
@@ -58,19 +62,23 @@ export interface KeyRequest {
   /** Merchant-held RSA key: register only its public half. Omit to have one generated. */
   readonly publicKeyPem?: string;
   readonly label?: string;
+  /** What the key may call; `all` when not given. */
+  readonly scope?: KeyScope;
 }
 
 /** A key ready for verification: parsed once, kept in memory for the cache's lifetime. */
 export type VerifierKey =
-  | { readonly id: string; readonly type: 'RSA-SHA512'; readonly publicKey: crypto.KeyObject }
-  | { readonly id: string; readonly type: 'HMAC-SHA256'; readonly secret: string };
+  | { readonly id: string; readonly scope: KeyScope; readonly type: 'RSA-SHA512'; readonly publicKey: crypto.KeyObject }
+  | { readonly id: string; readonly scope: KeyScope; readonly type: 'HMAC-SHA256'; readonly secret: string };
 
 export interface MerchantCredentials {
   readonly merchant: Merchant;
   readonly keys: readonly VerifierKey[];
+  /** The merchant's IP allow-list, null when none is set. */
+  readonly ipAllowList: IpAllowGuard | null;
 }
 
-function toMerchant(row: MerchantsTable): Merchant {
+function toMerchant(row: Selectable<MerchantsTable>): Merchant {
   return {
     id: row.id,
     name: row.name,
@@ -170,7 +178,7 @@ export class MerchantService {
         })
         .execute();
       const key = await this.insertKey(trx, id, input.key);
-      const details = { name: input.name, mode: input.mode, keyId: key.keyId, keyType: key.type, ...webhookUrlDetails(input.paymentWebhookUrl, input.payoutWebhookUrl) };
+      const details = { name: input.name, mode: input.mode, keyId: key.keyId, keyType: key.type, keyScope: key.scope, ...webhookUrlDetails(input.paymentWebhookUrl, input.payoutWebhookUrl) };
       await recordAudit(trx, { actor, action: 'merchant.create', target: id, merchantId: id, details, nowMs: Number(nowMs) });
       return key;
     });
@@ -194,7 +202,7 @@ export class MerchantService {
   }
 
   async setWebhookUrls(id: string, urls: { payment?: string | null; payout?: string | null }, actor: string): Promise<Merchant> {
-    const patch: Partial<MerchantsTable> = {};
+    const patch: Updateable<MerchantsTable> = {};
     if (urls.payment !== undefined) patch.payment_webhook_url = urls.payment;
     if (urls.payout !== undefined) patch.payout_webhook_url = urls.payout;
     await this.update(id, patch, { actor, action: 'merchant.webhooks', details: webhookUrlDetails(urls.payment, urls.payout) });
@@ -205,6 +213,24 @@ export class MerchantService {
     checkRateLimit(perSecond);
     await this.update(id, { rate_limit_per_second: BigInt(perSecond) }, { actor, action: 'merchant.rate_limit', details: { perSecond } });
     return this.get(id);
+  }
+
+  /**
+   * Sets the addresses the merchant's calls may come from (normalised; 400 naming each malformed
+   * range) and which calls that guards; an empty list removes the allow-list.
+   */
+  async setIpAllowList(id: string, cidrs: readonly string[], scope: IpAllowScope, actor: string): Promise<IpAllowList> {
+    const normalised = normaliseCidrs(cidrs);
+    const patch = { ip_allow_list: normalised.length === 0 ? null : JSON.stringify(normalised), ip_allow_scope: normalised.length === 0 ? 'money' as const : scope };
+    const action = normalised.length === 0 ? 'merchant.ip_allow_list_clear' : 'merchant.ip_allow_list';
+    await this.update(id, patch, { actor, action, details: { cidrs: normalised, scope: patch.ip_allow_scope } });
+    return this.ipAllowList(id);
+  }
+
+  async ipAllowList(id: string): Promise<IpAllowList> {
+    const row = await this.db.selectFrom('merchants').select(['ip_allow_list', 'ip_allow_scope']).where('id', '=', id).executeTakeFirst();
+    if (!row) throw new AppError('NOT_FOUND', `No merchant ${id}.`);
+    return ipAllowListOf(row.ip_allow_list, row.ip_allow_scope);
   }
 
   /** Replaces the webhook secret and returns the new one (shown once). */
@@ -224,7 +250,7 @@ export class MerchantService {
     await this.get(merchantId);
     const issued = await this.db.transaction().execute(async (trx) => {
       const key = await this.insertKey(trx, merchantId, request);
-      const details = { type: key.type, label: request.label ?? null, ownPublicKey: request.publicKeyPem !== undefined };
+      const details = { type: key.type, scope: key.scope, label: request.label ?? null, ownPublicKey: request.publicKeyPem !== undefined };
       await recordAudit(trx, { actor, action: 'key.add', target: key.keyId, merchantId, details, nowMs: this.clock.nowMs() });
       return key;
     });
@@ -258,6 +284,7 @@ export class MerchantService {
     return rows.map((r) => ({
       id: r.id,
       type: r.type,
+      scope: r.scope,
       label: r.label,
       status: r.status,
       createdAt: iso(r.created_at_ms),
@@ -291,20 +318,20 @@ export class MerchantService {
     if (!row) return null;
     const keyRows = await this.db
       .selectFrom('api_keys')
-      .select(['id', 'type', 'public_key_pem', 'secret_enc'])
+      .select(['id', 'type', 'scope', 'public_key_pem', 'secret_enc'])
       .where('merchant_id', '=', merchantId)
       .where('status', '=', 'active')
       .execute();
     const keys = keyRows.map((k): VerifierKey =>
       k.type === 'RSA-SHA512'
-        ? { id: k.id, type: 'RSA-SHA512', publicKey: crypto.createPublicKey(k.public_key_pem!) }
-        : { id: k.id, type: 'HMAC-SHA256', secret: this.box.open(k.secret_enc!) },
+        ? { id: k.id, scope: k.scope, type: 'RSA-SHA512', publicKey: crypto.createPublicKey(k.public_key_pem!) }
+        : { id: k.id, scope: k.scope, type: 'HMAC-SHA256', secret: this.box.open(k.secret_enc!) },
     );
-    return { merchant: toMerchant(row), keys };
+    return { merchant: toMerchant(row), keys, ipAllowList: ipAllowGuardOf(row.ip_allow_list, row.ip_allow_scope) };
   }
 
   /** Applies an operator's change to the merchant row and audits it in the same transaction. */
-  private async update(id: string, patch: Partial<MerchantsTable>, audit: MerchantAudit): Promise<void> {
+  private async update(id: string, patch: Updateable<MerchantsTable>, audit: MerchantAudit): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const nowMs = this.clock.nowMs();
       const result = await trx
@@ -332,7 +359,8 @@ export class MerchantService {
       throw new AppError('CONFLICT', `A merchant may have at most ${MAX_ACTIVE_KEYS} active keys; revoke one first.`);
     }
     const keyId = `key_${newId().replace(/-/g, '')}`;
-    const base = { id: keyId, merchant_id: merchantId, label: request.label ?? null, status: 'active' as const };
+    const scope = request.scope ?? 'all';
+    const base = { id: keyId, merchant_id: merchantId, label: request.label ?? null, scope, status: 'active' as const };
     const createdAt = { created_at_ms: BigInt(this.clock.nowMs()), revoked_at_ms: null };
     if (request.type === 'HMAC-SHA256') {
       const secret = newHmacSecret();
@@ -340,7 +368,7 @@ export class MerchantService {
         .insertInto('api_keys')
         .values({ ...base, ...createdAt, type: request.type, public_key_pem: null, secret_enc: this.box.seal(secret) })
         .execute();
-      return { keyId, type: request.type, secret };
+      return { keyId, type: request.type, scope, secret };
     }
     let privateKeyPem: string | undefined;
     let publicKeyPem = request.publicKeyPem;
@@ -355,6 +383,6 @@ export class MerchantService {
       .insertInto('api_keys')
       .values({ ...base, ...createdAt, type: request.type, public_key_pem: publicKeyPem, secret_enc: null })
       .execute();
-    return privateKeyPem ? { keyId, type: request.type, privateKeyPem, publicKeyPem } : { keyId, type: request.type, publicKeyPem };
+    return privateKeyPem ? { keyId, type: request.type, scope, privateKeyPem, publicKeyPem } : { keyId, type: request.type, scope, publicKeyPem };
   }
 }

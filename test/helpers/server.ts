@@ -7,6 +7,7 @@ import { OffsetClock } from '../../src/core/clock.js';
 import { buildApp, type AppHandle } from '../../src/server.js';
 import type { Services } from '../../src/services.js';
 import type { KeyType } from '../../src/merchants/merchant-service.js';
+import type { KeyScope } from '../../src/merchants/access.js';
 import { PaymentClient } from '../../sdk/src/index.js';
 import { allocateTestDatabase, type TestDatabase } from './store.js';
 import type { ConnectorDefinition } from '../../src/connectors/connector.js';
@@ -28,7 +29,7 @@ export interface TestServer {
   readonly adminToken: string;
   readonly database: TestDatabase;
   readonly worker: Worker;
-  createMerchant(options?: { keyType?: KeyType; rateLimitPerSecond?: number; mode?: 'sandbox' | 'live' }): Promise<TestMerchant>;
+  createMerchant(options?: { keyType?: KeyType; keyScope?: KeyScope; rateLimitPerSecond?: number; mode?: 'sandbox' | 'live' }): Promise<TestMerchant>;
   /** Calls the operator API with the bearer token. */
   admin(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
   close(): Promise<void>;
@@ -64,6 +65,8 @@ export interface TestServerOptions {
   readonly worker?: boolean;
   /** The live connectors offered (default: those the service ships). */
   readonly connectors?: readonly ConnectorDefinition[];
+  /** Where to listen (default 127.0.0.1); `::1` serves over IPv6, baseUrl then uses [::1]. */
+  readonly host?: string;
 }
 
 export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
@@ -75,10 +78,11 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   });
   const { services } = runtime;
   const handle = await buildApp(services);
-  await handle.app.listen({ host: '127.0.0.1', port: 0 });
+  const host = options.host ?? '127.0.0.1';
+  await handle.app.listen({ host, port: 0 });
   const address = handle.app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   services.channels.setServiceBaseUrl(baseUrl);
   const worker = new Worker(options.worker === false ? [] : runtime.jobs, { error: () => undefined });
   worker.start();
@@ -94,7 +98,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
       const created = await services.merchants.create({
         name: 'Test Merchant',
         mode: options.mode ?? 'sandbox',
-        key: { type: options.keyType ?? 'HMAC-SHA256' },
+        key: { type: options.keyType ?? 'HMAC-SHA256', scope: options.keyScope },
         rateLimitPerSecond: options.rateLimitPerSecond,
       }, 'test');
       const key =

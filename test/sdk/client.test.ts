@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PaymentClient } from '../../sdk/src/client.js';
 import { verifyHmacSha256, verifyRsaSha512, type MerchantKey } from '../../sdk/src/signing.js';
+import type { ErrorReason, KeyScope } from '../../sdk/src/types.js';
 import { vectors } from './vectors.js';
 
 interface Captured {
@@ -106,6 +107,15 @@ describe('PaymentClient', () => {
     const { fetchFn } = fakeFetch(() => json(401, envelope));
     const res = await clientWith(fetchFn).balance({ currency: 'INR' });
     expect(res).toMatchObject({ ok: false, status: 401, ...envelope, requestId: null });
+  });
+
+  it('types the access refusals and key scopes (IP_NOT_ALLOWED, KEY_SCOPE)', async () => {
+    const reasons: ErrorReason[] = ['IP_NOT_ALLOWED', 'KEY_SCOPE'];
+    const scopes: KeyScope[] = ['read', 'payments', 'payouts', 'all'];
+    const { fetchFn } = fakeFetch(() => json(403, { code: '403', message: reasons[1], data: { detail: "This API key's scope is read." } }));
+    const res = await clientWith(fetchFn).payoutInitiate({} as never);
+    expect(res).toMatchObject({ ok: false, status: 403, message: 'KEY_SCOPE' });
+    expect(scopes).toHaveLength(4);
   });
 
   it('wraps a response that is not an envelope', async () => {

@@ -1,16 +1,25 @@
-// Operator API for merchants: create, list, disable/enable, keys, webhook URLs and secret, rate limit.
+// Operator API for merchants: create, list, disable/enable, keys, webhook URLs and secret, rate limit,
+// IP allow-list.
 import { Type } from '@sinclair/typebox';
 import { Text } from '../../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { IssuedKey, Merchant, MerchantService } from '../../merchants/merchant-service.js';
 import { ok } from '../../http/envelope.js';
-import { ApiKey, IssuedKey as IssuedKeySchema, KeyType as KeyTypeSchema, Merchant as MerchantSchema } from '../schemas/admin.js';
+import {
+  ApiKey,
+  IpAllowList as IpAllowListSchema,
+  IssuedKey as IssuedKeySchema,
+  KeyScope as KeyScopeSchema,
+  KeyType as KeyTypeSchema,
+  Merchant as MerchantSchema,
+} from '../schemas/admin.js';
 import { errorResponse, SuccessEnvelope } from '../schemas/responses.js';
-import { ref } from '../schemas/shared.js';
+import { ref, StringEnum } from '../schemas/shared.js';
 import { checkWebhookUrl, type WebhookConfig } from '../../webhooks/ssrf.js';
 import { ADMIN_ACTOR } from './auth.js';
 
 const KeyType = ref(KeyTypeSchema);
+const KeyScope = ref(KeyScopeSchema, { description: 'What the key may call; all when not given.' });
 const WebhookUrl = Type.Union([Text({ minLength: 8, maxLength: 2048 }), Type.Null()]);
 const IdParams = Type.Object({ id: Text({ maxLength: 64 }) });
 const KeyParams = Type.Object({ id: Text({ maxLength: 64 }), keyId: Text({ maxLength: 64 }) });
@@ -20,6 +29,7 @@ const CreateMerchantBody = Type.Object(
     name: Text({ minLength: 1, maxLength: 120 }),
     mode: Type.Optional(Type.Union([Type.Literal('sandbox'), Type.Literal('live')])),
     keyType: Type.Optional(KeyType),
+    keyScope: Type.Optional(KeyScope),
     publicKeyPem: Type.Optional(Text({ multiline: true, maxLength: 8192 })),
     rateLimitPerSecond: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
     paymentWebhookUrl: Type.Optional(WebhookUrl),
@@ -33,12 +43,24 @@ const AddKeyBody = Type.Object(
     type: KeyType,
     publicKeyPem: Type.Optional(Text({ multiline: true, maxLength: 8192 })),
     label: Type.Optional(Text({ maxLength: 120 })),
+    scope: Type.Optional(KeyScope),
   },
   { additionalProperties: false },
 );
 
 const WebhooksBody = Type.Object(
   { paymentWebhookUrl: Type.Optional(WebhookUrl), payoutWebhookUrl: Type.Optional(WebhookUrl) },
+  { additionalProperties: false },
+);
+
+const IpAllowListBody = Type.Object(
+  {
+    cidrs: Type.Array(Text({ maxLength: 64 }), {
+      maxItems: 100,
+      description: 'IPv4 or IPv6 addresses or CIDR ranges (203.0.113.7, 203.0.113.0/24, 2001:db8::/32); an empty list removes the allow-list.',
+    }),
+    scope: Type.Optional(StringEnum(['money', 'all'] as const, { description: 'money (default): payouts and refunds only; all: every merchant call.' })),
+  },
   { additionalProperties: false },
 );
 
@@ -74,7 +96,7 @@ export const adminMerchantRoutes: FastifyPluginAsyncTypebox<AdminMerchantRouteOp
     const created = await merchants.create({
       name: body.name,
       mode: body.mode ?? 'sandbox',
-      key: { type: body.keyType ?? 'RSA-SHA512', publicKeyPem: body.publicKeyPem },
+      key: { type: body.keyType ?? 'RSA-SHA512', publicKeyPem: body.publicKeyPem, scope: body.keyScope },
       rateLimitPerSecond: body.rateLimitPerSecond,
       paymentWebhookUrl: body.paymentWebhookUrl,
       payoutWebhookUrl: body.payoutWebhookUrl,
@@ -185,5 +207,30 @@ export const adminMerchantRoutes: FastifyPluginAsyncTypebox<AdminMerchantRouteOp
       },
     },
     async (request) => ok(await merchants.setRateLimit(request.params.id, request.body.perSecond, ADMIN_ACTOR)),
+  );
+
+  const allowListAnswer = { 200: SuccessEnvelope(ref(IpAllowListSchema), 'The allow-list afterwards (cidrs empty: none).'), ...NO_MERCHANT };
+  app.get(
+    '/merchants/:id/ip-allow-list',
+    { schema: { operationId: 'adminGetIpAllowList', tags: ['admin'], summary: "A merchant's IP allow-list", params: IdParams, response: allowListAnswer } },
+    async (request) => ok(await merchants.ipAllowList(request.params.id)),
+  );
+
+  app.put(
+    '/merchants/:id/ip-allow-list',
+    {
+      schema: {
+        operationId: 'adminSetIpAllowList',
+        tags: ['admin'],
+        summary: "Set a merchant's IP allow-list (an empty list removes it)",
+        description:
+          'While set, the guarded calls (scope money: payouts and refunds; all: every call) from other addresses get 403 IP_NOT_ALLOWED. ' +
+          'A malformed range is 400 VALIDATION_FAILED naming it (cidrs[i]); nothing changes.',
+        params: IdParams,
+        body: IpAllowListBody,
+        response: allowListAnswer,
+      },
+    },
+    async (request) => ok(await merchants.setIpAllowList(request.params.id, request.body.cidrs, request.body.scope ?? 'money', ADMIN_ACTOR)),
   );
 };

@@ -5,6 +5,24 @@ import { Nullable, ref, shared, StringEnum } from './shared.js';
 
 export const KeyType = shared('KeyType', StringEnum(['RSA-SHA512', 'HMAC-SHA256'] as const));
 
+export const KeyScope = shared(
+  'KeyScope',
+  StringEnum(['read', 'payments', 'payouts', 'all'] as const, {
+    description: 'What a key may call: read (lookups), payments (pay-in and refunds, and reads), payouts (payouts, and reads) or all.',
+  }),
+);
+
+export const IpAllowList = shared(
+  'IpAllowList',
+  Type.Object(
+    {
+      cidrs: Type.Array(Type.String(), { description: 'Normalised ranges (an address alone is shown as /32 or /128); empty when no allow-list is set.' }),
+      scope: StringEnum(['money', 'all'] as const, { description: 'money: payouts and refunds only; all: every merchant call.' }),
+    },
+    { description: "A merchant's IP allow-list." },
+  ),
+);
+
 export const Merchant = shared(
   'Merchant',
   Type.Object({
@@ -24,6 +42,7 @@ export const ApiKey = shared(
   Type.Object({
     id: Type.String(),
     type: ref(KeyType),
+    scope: ref(KeyScope),
     label: Nullable(Type.String()),
     status: StringEnum(['active', 'revoked'] as const),
     createdAt: Type.String(),
@@ -37,6 +56,7 @@ export const IssuedKey = shared(
     {
       keyId: Type.String(),
       type: ref(KeyType),
+      scope: ref(KeyScope),
       privateKeyPem: Type.Optional(Type.String({ description: 'Generated RSA private key, shown once, when no public key was given.' })),
       publicKeyPem: Type.Optional(Type.String()),
       secret: Type.Optional(Type.String({ description: 'HMAC-SHA256 keys: the secret, shown once.' })),
@@ -59,4 +79,4 @@ export const RateSetting = shared(
   }),
 );
 
-export const ADMIN_SCHEMAS = [KeyType, Merchant, ApiKey, IssuedKey, RateSetting];
+export const ADMIN_SCHEMAS = [KeyType, KeyScope, IpAllowList, Merchant, ApiKey, IssuedKey, RateSetting];

@@ -46,7 +46,10 @@ export const ADMIN_SECURITY = [{ AdminToken: [] }];
 export const merchantErrors = {
   400: errorResponse('The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD, INVALID_BANK_CODE.'),
   401: errorResponse('Authentication failed: MISSING_CREDENTIALS, INVALID_TIMESTAMP, TIMESTAMP_OUT_OF_WINDOW, UNKNOWN_MERCHANT, INVALID_SIGNATURE, SIGNATURE_REUSED.'),
-  403: errorResponse('MERCHANT_DISABLED, or METHOD_NOT_ENABLED for what this merchant may not use.'),
+  403: errorResponse(
+    "MERCHANT_DISABLED; METHOD_NOT_ENABLED for what this merchant may not use; IP_NOT_ALLOWED from an address outside the merchant's IP allow-list; " +
+      "KEY_SCOPE when the signing key's scope does not cover this call (see x-key-scope).",
+  ),
   413: errorResponse('PAYLOAD_TOO_LARGE: the body is over 64 KiB.'),
   415: errorResponse('UNSUPPORTED_MEDIA_TYPE: send the body as application/json.'),
   429: errorResponse("RATE_LIMITED: over the merchant's request rate; retry after the Retry-After seconds."),
