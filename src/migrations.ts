@@ -3,6 +3,7 @@
 import { createAuditLog, generaliseAuditLog } from './audit/audit-migrations.js';
 import { createFeeAndLimitOverrides } from './domain/fee-migrations.js';
 import { addLateResolutions, createPaymentTables, indexPaymentCompletion } from './domain/payments/payment-migrations.js';
+import { createPayoutBatches } from './domain/payouts/batch-migrations.js';
 import { addPayoutFallbacks, createPayoutsTable, dropPayoutsTable } from './domain/payouts/payout-migrations.js';
 import { createUsdtRates } from './domain/rate-migrations.js';
 import { addSignaturePaths, createRateLimitWindows, createUsedSignatures } from './http/request-guard-migrations.js';
@@ -22,4 +23,5 @@ export const MIGRATIONS: Migrations = {
   '0006_held_money_and_audit': migrationOf(generaliseAuditLog, addLateResolutions),
   '0007_signature_paths_rate_windows': migrationOf(addSignaturePaths, createRateLimitWindows),
   '0008_connectors': migrationOf(createRoutingTables, addPayoutFallbacks, indexPaymentCompletion),
+  '0010_payout_batches': migrationOf(createPayoutBatches),
 };

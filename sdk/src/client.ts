@@ -14,6 +14,10 @@ import type {
   PaymentRecord,
   PaymentRefundRequest,
   PaymentRefundResult,
+  PayoutBatchQuery,
+  PayoutBatchRequest,
+  PayoutBatchResult,
+  PayoutBatchStatus,
   PayoutInitiateRequest,
   PayoutInitiateResult,
   PayoutRecord,
@@ -204,6 +208,15 @@ export class PaymentClient {
   /** Same answer as `payoutStatus`, under the original provider's name. */
   payoutFetch(query: RecordQuery): Promise<ApiResult<PayoutRecord>> {
     return this.request('payout/fetch', query);
+  }
+
+  /** Up to 1,000 payouts in one call; each item is accepted or refused on its own unless `atomic` is true. */
+  payoutBatch(request: PayoutBatchRequest): Promise<ApiResult<PayoutBatchResult>> {
+    return this.request('payout/batch', request);
+  }
+
+  payoutBatchStatus(query: PayoutBatchQuery): Promise<ApiResult<PayoutBatchStatus>> {
+    return this.request('payout/batchStatus', query);
   }
 
   bankCodes(request: CurrencyRequest): Promise<ApiResult<BankEntry[]>> {

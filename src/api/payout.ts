@@ -1,4 +1,5 @@
-// payout/initiate, payout/status (and its alias payout/fetch). payout/bankCode lives in bank.ts.
+// payout/initiate, payout/status (and its alias payout/fetch); payout/batch and payout/batchStatus
+// are in payout-batch.ts. payout/bankCode lives in bank.ts.
 import { Type } from '@sinclair/typebox';
 import { Text } from '../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -24,7 +25,8 @@ import { ref } from './schemas/shared.js';
 
 const MerchantRef = merchantRefField('payouts', 'wd-10023');
 
-const InitiateBody = Type.Object(
+/** The body of payout/initiate; payout/batch checks each of its items against it too. */
+export const InitiateBody = Type.Object(
   {
     merchantRef: MerchantRef,
     currency: CurrencyField,

@@ -4,6 +4,7 @@ import { AppError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { Minor } from '../../core/money.js';
 import type { Reservation } from '../../ledger/service.js';
+import type { Executor } from '../../store/schema.js';
 import { withTransaction } from '../../store/transactions.js';
 import type { Merchant } from '../../merchants/merchant-service.js';
 import { requireCurrency } from '../request-rules.js';
@@ -19,6 +20,30 @@ import type { PayoutsTable } from './payout-rows.js';
  * written. The upstream is asked later, by the submission job.
  */
 export async function acceptPayout(ctx: PayoutContext, merchant: Merchant, request: PayoutInitiateRequest): Promise<PayoutsTable> {
+  const prepared = await preparePayout(ctx, merchant, request);
+  return withTransaction(ctx.db, async (trx) => {
+    const stored = await storePayout(trx, ctx, merchant, prepared, null);
+    if (stored.row) return stored.row;
+    const original = await findPayoutForMerchant(trx, merchant.id, { merchantRef: prepared.draft.merchantRef });
+    if (!original) throw new Error(`payouts: merchantRef ${prepared.draft.merchantRef} conflicted but cannot be read`);
+    if (original.request_hash !== prepared.hash) {
+      throw new AppError('DUPLICATE_MERCHANT_REF', `merchantRef ${prepared.draft.merchantRef} was already used with a different payout request.`);
+    }
+    return original;
+  });
+}
+
+/** A payout request that passed every rule, priced and routed: what intake stores. */
+export interface PreparedPayout {
+  readonly draft: PayoutDraft;
+  readonly hash: string;
+  readonly feeMinor: Minor;
+  readonly channel: string;
+  readonly fallbacks: readonly string[];
+}
+
+/** Steps 1 and the fee: every check that needs no transaction. Throws the request's AppError. */
+export async function preparePayout(ctx: PayoutContext, merchant: Merchant, request: PayoutInitiateRequest): Promise<PreparedPayout> {
   const currency = requireCurrency(request.currency);
   const method = requirePayoutMethod(currency, request.method);
   const bounds = await ctx.fees.limitsFor(merchant.id, currency, method.method, 'payout');
@@ -27,28 +52,36 @@ export async function acceptPayout(ctx: PayoutContext, merchant: Merchant, reque
   const hash = payoutRequestHash(draft);
   const feeMinor = await ctx.fees.feeFor(merchant.id, currency, method.method, 'payout', draft.amountMinor);
   const { channel, fallbacks } = ctx.channels.route(merchant, currency, method.method, 'payout');
-  return withTransaction(ctx.db, async (trx) => {
-    const fresh = newPayoutRow(merchant, draft, hash, feeMinor, channel.name, fallbacks, BigInt(ctx.clock.nowMs()));
-    if (!(await insertPayoutIfNew(trx, fresh))) {
-      const original = await findPayoutForMerchant(trx, merchant.id, { merchantRef: draft.merchantRef });
-      if (!original) throw new Error(`payouts: merchantRef ${draft.merchantRef} conflicted but cannot be read`);
-      if (original.request_hash !== hash) {
-        throw new AppError('DUPLICATE_MERCHANT_REF', `merchantRef ${draft.merchantRef} was already used with a different payout request.`);
-      }
-      return original;
-    }
-    // Step 3, the ledger's: available (then credit) -> held, amount + fee (ledger/payouts.ts reserveForPayout).
-    const reservation = await ctx.ledger.reserveForPayout(trx, {
-      merchantId: merchant.id,
-      currency,
-      amountMinor: draft.amountMinor,
-      feeMinor,
-      ref: fresh.transaction_ref,
-    });
-    if (reservation.replayed) throw new Error(`payouts: ${fresh.transaction_ref} is new, yet the ledger had its reservation`);
-    assertReservationOf(fresh, reservation);
-    return fresh;
+  return { draft, hash, feeMinor, channel: channel.name, fallbacks };
+}
+
+/**
+ * Step 2 and 3 inside the caller's transaction: the payout row, then its reservation. Answers
+ * `{ row: null }` (nothing written) when the merchant already has a payout under this merchantRef;
+ * throws INSUFFICIENT_BALANCE after writing the row, so a caller that goes on with its
+ * transaction must roll this call back (a savepoint, as batch intake does).
+ */
+export async function storePayout(
+  trx: Executor,
+  ctx: PayoutContext,
+  merchant: Merchant,
+  prepared: PreparedPayout,
+  batchId: string | null,
+): Promise<{ readonly row: PayoutsTable | null }> {
+  const { draft, hash, feeMinor } = prepared;
+  const fresh = newPayoutRow(merchant, draft, hash, feeMinor, prepared.channel, prepared.fallbacks, BigInt(ctx.clock.nowMs()), batchId);
+  if (!(await insertPayoutIfNew(trx, fresh))) return { row: null };
+  // Step 3, the ledger's: available (then credit) -> held, amount + fee (ledger/payouts.ts reserveForPayout).
+  const reservation = await ctx.ledger.reserveForPayout(trx, {
+    merchantId: merchant.id,
+    currency: draft.currency,
+    amountMinor: draft.amountMinor,
+    feeMinor,
+    ref: fresh.transaction_ref,
   });
+  if (reservation.replayed) throw new Error(`payouts: ${fresh.transaction_ref} is new, yet the ledger had its reservation`);
+  assertReservationOf(fresh, reservation);
+  return { row: fresh };
 }
 
 function newPayoutRow(
@@ -59,6 +92,7 @@ function newPayoutRow(
   channel: string,
   fallbacks: readonly string[],
   nowMs: bigint,
+  batchId: string | null,
 ): PayoutsTable {
   return {
     transaction_ref: newId(),
@@ -88,6 +122,7 @@ function newPayoutRow(
     created_at_ms: nowMs,
     updated_at_ms: nowMs,
     completed_at_ms: null,
+    batch_id: batchId,
   };
 }
 
