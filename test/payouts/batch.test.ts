@@ -104,7 +104,7 @@ describe('payout/batch intake', () => {
     });
     expect(answer.status).toBe(400);
     expect(answer.message).toBe('BATCH_REFUSED');
-    const errors = (answer.data as { errors: { field: string; problem: string }[] }).errors;
+    const errors = (answer.data as unknown as { errors: { field: string; problem: string }[] }).errors;
     expect(errors.map((e) => e.field)).toEqual(['items.1.bankCode', 'items.3.phone']);
     expect(errors[0]!.problem).toMatch(/^INVALID_BANK_CODE: /);
     expect(await payoutCount(shop.id)).toBe(0);
@@ -118,7 +118,7 @@ describe('payout/batch intake', () => {
     const refused = await shop.client.payoutBatch({ merchantRef: ref, atomic: true, items: [item(), item()] });
     expect(refused.status).toBe(400);
     expect(refused.message).toBe('BATCH_REFUSED');
-    expect((refused.data as { errors: { field: string; problem: string }[] }).errors).toEqual([
+    expect((refused.data as unknown as { errors: { field: string; problem: string }[] }).errors).toEqual([
       { field: 'items.1', problem: expect.stringMatching(/^INSUFFICIENT_BALANCE: /) },
     ]);
     expect(await payoutCount(shop.id)).toBe(0);
@@ -163,7 +163,7 @@ describe('payout/batch intake', () => {
     const unknownField = await shop.client.payoutBatch({ merchantRef: newMerchantRef(), items: [item(), { ...item(), purpose: 'salary' } as PayoutInitiateRequest] });
     expect(unknownField.status).toBe(400);
     expect(unknownField.message).toBe('VALIDATION_FAILED');
-    expect((unknownField.data as { errors: { field: string; problem: string }[] }).errors).toEqual([{ field: 'items.1.purpose', problem: 'is not a known field' }]);
+    expect((unknownField.data as unknown as { errors: { field: string; problem: string }[] }).errors).toEqual([{ field: 'items.1.purpose', problem: 'is not a known field' }]);
     const empty = await shop.client.payoutBatch({ merchantRef: newMerchantRef(), items: [] });
     expect(empty.status).toBe(400);
     const huge = await shop.client.payoutBatch({

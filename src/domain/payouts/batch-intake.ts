@@ -1,9 +1,8 @@
 // Intake of a payout batch: each item is checked as payout/initiate would check it, then the
 // accepted ones are stored with their reservations in ONE transaction (with the batch row and its
-// answer), so a thousand items cost one commit, not a thousand. Inside it, each item's row and
-// reservation sit behind a savepoint: an item short of balance is rolled back alone and the rest
-// go on, so every item is all-or-nothing and the batch is whole or absent after a crash.
-import { sql } from 'kysely';
+// answer), so a thousand items cost one commit, not a thousand. Inside it an item short of balance
+// is removed alone (the ledger wrote nothing for it) and the rest go on, so every item is stored
+// with its reservation or not at all, and the batch is whole or absent after a crash.
 import { isoFromMs } from '../../core/clock.js';
 import { AppError, type FieldProblem } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
@@ -15,7 +14,9 @@ import { checkWebhookUrl } from '../request-rules.js';
 import { completeBatchIfDone } from './batch-completion.js';
 import { batchAnswerOf, type BatchItemResult, type PayoutBatchAnswer } from './batch-records.js';
 import type { PayoutBatchesTable } from './batch-rows.js';
-import { preparePayout, storePayout, type PreparedPayout } from './intake.js';
+import { newPayoutRow, payoutTerms, preparePayout, reservePayout, type PreparedPayout } from './intake.js';
+import { deleteUncommittedPayouts, insertPayoutsIfNew } from './payout-repository.js';
+import type { PayoutsTable } from './payout-rows.js';
 import type { PayoutContext } from './payout-context.js';
 import type { PayoutInitiateRequest } from './payout-request.js';
 
@@ -79,8 +80,7 @@ export async function acceptBatch(ctx: PayoutContext, merchant: Merchant, reques
       .executeTakeFirst();
     // A concurrent call with this merchantRef committed first: answered as a repeat, below.
     if (!inserted) return null;
-    const results: BatchItemResult[] = [];
-    for (const item of checked) results.push('prepared' in item ? await storeItem(trx, ctx, merchant, item.index, item.prepared, batchId) : item);
+    const results = await storeItems(trx, ctx, merchant, checked, batchId, BigInt(nowMs));
     if (request.atomic) refuseIfAny(results);
     const accepted = results.filter((r) => r.result === 'accepted').length;
     const answer: PayoutBatchAnswer = {
@@ -125,6 +125,7 @@ function replay(original: PayoutBatchesTable, request: PayoutBatchRequest): Payo
  */
 async function checkItems(ctx: PayoutContext, merchant: Merchant, items: readonly BatchItemInput[]): Promise<Checked[]> {
   const seen = new Set<string>();
+  const terms = payoutTerms(ctx, merchant);
   const checked: Checked[] = [];
   for (const item of items) {
     if ('refused' in item) {
@@ -138,7 +139,7 @@ async function checkItems(ctx: PayoutContext, merchant: Merchant, items: readonl
     }
     seen.add(merchantRef);
     try {
-      checked.push({ index: item.index, prepared: await preparePayout(ctx, merchant, item.request) });
+      checked.push({ index: item.index, prepared: await preparePayout(ctx, merchant, item.request, terms) });
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       checked.push(refusal(item.index, merchantRef, error));
@@ -147,37 +148,58 @@ async function checkItems(ctx: PayoutContext, merchant: Merchant, items: readonl
   return checked;
 }
 
-/** Steps 2 and 3 for one item behind a savepoint: its row and reservation both, or neither. */
-async function storeItem(
+/**
+ * Steps 2 and 3 for every checked item inside the batch's transaction. The rows go in with a few
+ * multi-row inserts (an item whose merchantRef is already a payout is not inserted and is refused);
+ * then each row gets its reservation in the order sent. The ledger writes nothing when it refuses
+ * one for a short balance, so removing that item's row leaves the item entirely absent.
+ */
+async function storeItems(
   trx: Executor,
   ctx: PayoutContext,
   merchant: Merchant,
-  index: number,
-  prepared: PreparedPayout,
+  checked: readonly Checked[],
   batchId: string,
-): Promise<BatchItemResult> {
-  const { merchantRef } = prepared.draft;
-  await sql`SAVEPOINT batch_item`.execute(trx);
-  try {
-    const { row } = await storePayout(trx, ctx, merchant, prepared, batchId);
-    await sql`RELEASE SAVEPOINT batch_item`.execute(trx);
+  nowMs: bigint,
+): Promise<BatchItemResult[]> {
+  const rows = new Map<number, PayoutsTable>();
+  for (const item of checked) if ('prepared' in item) rows.set(item.index, newPayoutRow(merchant, item.prepared, nowMs, batchId));
+  const inserted = await insertPayoutsIfNew(trx, [...rows.values()]);
+  const results: BatchItemResult[] = [];
+  const short: string[] = [];
+  for (const item of checked) {
+    const row = rows.get(item.index);
+    if (!('prepared' in item) || !row) {
+      results.push(item as Extract<BatchItemResult, { result: 'refused' }>);
+      continue;
+    }
+    const { merchantRef } = item.prepared.draft;
     // A merchantRef the merchant already used for a payout (alone or in another batch) is never a second payout.
-    if (!row) return refusal(index, merchantRef, new AppError('DUPLICATE_MERCHANT_REF', `merchantRef ${merchantRef} was already used for a payout.`));
-    return {
-      index,
+    if (!inserted.has(row.transaction_ref)) {
+      results.push(refusal(item.index, merchantRef, new AppError('DUPLICATE_MERCHANT_REF', `merchantRef ${merchantRef} was already used for a payout.`)));
+      continue;
+    }
+    try {
+      // The first reservation locks the merchant's balances until the commit; the rest find them locked.
+      await reservePayout(trx, ctx, row, { lockFirst: true });
+    } catch (error) {
+      if (!(error instanceof AppError && error.reason === 'INSUFFICIENT_BALANCE')) throw error;
+      short.push(row.transaction_ref);
+      results.push(refusal(item.index, merchantRef, error));
+      continue;
+    }
+    results.push({
+      index: item.index,
       merchantRef,
       result: 'accepted',
       transactionRef: row.transaction_ref,
       amount: toMajor(row.amount_minor),
       fee: toMajor(row.fee_minor),
       status: 'Initiated',
-    };
-  } catch (error) {
-    if (!(error instanceof AppError && error.reason === 'INSUFFICIENT_BALANCE')) throw error;
-    await sql`ROLLBACK TO SAVEPOINT batch_item`.execute(trx);
-    await sql`RELEASE SAVEPOINT batch_item`.execute(trx);
-    return refusal(index, merchantRef, error);
+    });
   }
+  await deleteUncommittedPayouts(trx, short);
+  return results;
 }
 
 /** Atomic batches: one refused item refuses the whole batch, listing every item's problems. */

@@ -2,11 +2,13 @@
 // reservation of amount + fee in the ledger, in one transaction; a repeat answers the original.
 import { AppError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
-import type { Minor } from '../../core/money.js';
+import type { Currency, Minor } from '../../core/money.js';
 import type { Reservation } from '../../ledger/service.js';
 import type { Executor } from '../../store/schema.js';
 import { withTransaction } from '../../store/transactions.js';
 import type { Merchant } from '../../merchants/merchant-service.js';
+import { computeFee } from '../fees.js';
+import type { AmountBounds } from '../methods.js';
 import { requireCurrency } from '../request-rules.js';
 import type { PayoutContext } from './payout-context.js';
 import { findPayoutForMerchant, insertPayoutIfNew } from './payout-repository.js';
@@ -42,24 +44,50 @@ export interface PreparedPayout {
   readonly fallbacks: readonly string[];
 }
 
+/** What a merchant's payouts are checked and priced by, per currency and method: each read once per holder. */
+export interface PayoutTerms {
+  bounds(currency: Currency, method: string): Promise<AmountBounds>;
+  fee(currency: Currency, method: string, amountMinor: Minor): Promise<Minor>;
+  upstreamCodes(currency: Currency): Promise<ReadonlySet<string> | null>;
+}
+
+/** The merchant's terms, each read on first use and then kept: a batch of a thousand items reads them once. */
+export function payoutTerms(ctx: PayoutContext, merchant: Merchant): PayoutTerms {
+  const loaded = new Map<string, Promise<unknown>>();
+  const once = <T>(key: string, load: () => Promise<T>): Promise<T> => {
+    let value = loaded.get(key);
+    if (!value) loaded.set(key, (value = load()));
+    return value as Promise<T>;
+  };
+  return {
+    bounds: (currency, method) => once(`bounds ${currency} ${method}`, () => ctx.fees.limitsFor(merchant.id, currency, method, 'payout')),
+    fee: async (currency, method, amountMinor) =>
+      computeFee(await once(`fee ${currency} ${method}`, () => ctx.fees.ruleFor(merchant.id, currency, method, 'payout')), 'payout', amountMinor),
+    upstreamCodes: (currency) => once(`banks ${currency}`, async () => (await ctx.banks?.upstreamCodes(merchant, currency)) ?? null),
+  };
+}
+
 /** Steps 1 and the fee: every check that needs no transaction. Throws the request's AppError. */
-export async function preparePayout(ctx: PayoutContext, merchant: Merchant, request: PayoutInitiateRequest): Promise<PreparedPayout> {
+export async function preparePayout(
+  ctx: PayoutContext,
+  merchant: Merchant,
+  request: PayoutInitiateRequest,
+  terms: PayoutTerms = payoutTerms(ctx, merchant),
+): Promise<PreparedPayout> {
   const currency = requireCurrency(request.currency);
   const method = requirePayoutMethod(currency, request.method);
-  const bounds = await ctx.fees.limitsFor(merchant.id, currency, method.method, 'payout');
-  const upstreamCodes = (await ctx.banks?.upstreamCodes(merchant, currency)) ?? null;
+  const bounds = await terms.bounds(currency, method.method);
+  const upstreamCodes = await terms.upstreamCodes(currency);
   const draft = buildPayoutDraft(request, currency, method, bounds, merchant.mode, ctx.webhookUrlCheck, upstreamCodes);
   const hash = payoutRequestHash(draft);
-  const feeMinor = await ctx.fees.feeFor(merchant.id, currency, method.method, 'payout', draft.amountMinor);
+  const feeMinor = await terms.fee(currency, method.method, draft.amountMinor);
   const { channel, fallbacks } = ctx.channels.route(merchant, currency, method.method, 'payout');
   return { draft, hash, feeMinor, channel: channel.name, fallbacks };
 }
 
 /**
- * Step 2 and 3 inside the caller's transaction: the payout row, then its reservation. Answers
- * `{ row: null }` (nothing written) when the merchant already has a payout under this merchantRef;
- * throws INSUFFICIENT_BALANCE after writing the row, so a caller that goes on with its
- * transaction must roll this call back (a savepoint, as batch intake does).
+ * Steps 2 and 3 inside the caller's transaction: the payout row, then its reservation. Answers
+ * `{ row: null }` (nothing written) when the merchant already has a payout under this merchantRef.
  */
 export async function storePayout(
   trx: Executor,
@@ -68,32 +96,30 @@ export async function storePayout(
   prepared: PreparedPayout,
   batchId: string | null,
 ): Promise<{ readonly row: PayoutsTable | null }> {
-  const { draft, hash, feeMinor } = prepared;
-  const fresh = newPayoutRow(merchant, draft, hash, feeMinor, prepared.channel, prepared.fallbacks, BigInt(ctx.clock.nowMs()), batchId);
+  const fresh = newPayoutRow(merchant, prepared, BigInt(ctx.clock.nowMs()), batchId);
   if (!(await insertPayoutIfNew(trx, fresh))) return { row: null };
-  // Step 3, the ledger's: available (then credit) -> held, amount + fee (ledger/payouts.ts reserveForPayout).
-  const reservation = await ctx.ledger.reserveForPayout(trx, {
-    merchantId: merchant.id,
-    currency: draft.currency,
-    amountMinor: draft.amountMinor,
-    feeMinor,
-    ref: fresh.transaction_ref,
-  });
-  if (reservation.replayed) throw new Error(`payouts: ${fresh.transaction_ref} is new, yet the ledger had its reservation`);
-  assertReservationOf(fresh, reservation);
+  await reservePayout(trx, ctx, fresh);
   return { row: fresh };
 }
 
-function newPayoutRow(
-  merchant: Merchant,
-  draft: PayoutDraft,
-  hash: string,
-  feeMinor: Minor,
-  channel: string,
-  fallbacks: readonly string[],
-  nowMs: bigint,
-  batchId: string | null,
-): PayoutsTable {
+/**
+ * Step 3, the ledger's, for a payout row just written in `trx`: available (then credit) -> held,
+ * amount + fee (ledger/payouts.ts reserveForPayout). When the balance is short it throws
+ * INSUFFICIENT_BALANCE having written nothing, so the caller may remove the row and go on.
+ */
+export async function reservePayout(trx: Executor, ctx: PayoutContext, row: PayoutsTable, options: { readonly lockFirst?: boolean } = {}): Promise<void> {
+  const reservation = await ctx.ledger.reserveForPayout(
+    trx,
+    { merchantId: row.merchant_id, currency: row.currency as Currency, amountMinor: row.amount_minor, feeMinor: row.fee_minor, ref: row.transaction_ref },
+    options,
+  );
+  if (reservation.replayed) throw new Error(`payouts: ${row.transaction_ref} is new, yet the ledger had its reservation`);
+  assertReservationOf(row, reservation);
+}
+
+/** The row of a new payout, Initiated and due at once. */
+export function newPayoutRow(merchant: Merchant, prepared: PreparedPayout, nowMs: bigint, batchId: string | null): PayoutsTable {
+  const { draft, hash, feeMinor, channel, fallbacks } = prepared;
   return {
     transaction_ref: newId(),
     merchant_id: merchant.id,
