@@ -100,7 +100,8 @@ export const payoutBatchRoutes: FastifyPluginAsyncTypebox<PayoutBatchRouteOption
         atomic: body.atomic ?? false,
         ...(body.webhookUrl === undefined ? {} : { webhookUrl: body.webhookUrl }),
         items,
-        requestHash: batchRequestHash(body),
+        // atomic: false and no atomic are the same batch.
+        requestHash: batchRequestHash({ ...body, atomic: body.atomic ?? false }),
       });
       return ok(answer);
     },
