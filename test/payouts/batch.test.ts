@@ -251,3 +251,33 @@ describe('payout/batchStatus and payout.batch_completed', () => {
     expect(rows.map((r) => [r.type, r.resource_kind, r.url])).toEqual([['payout.batch_completed', 'payout_batch', `${receiver.url}/payouts`]]);
   });
 });
+
+describe('payout.batch_completed under racing outcomes', () => {
+  it('items made final all at once still record payout.batch_completed exactly once', async () => {
+    // No worker: the items stay Initiated until this test applies their outcomes, all concurrently.
+    const quiet = await startTestServer({}, { worker: false });
+    try {
+      const shop = await quiet.createMerchant();
+      await fund(quiet, shop.id, 'INR', 100_000_00n);
+      const answer = await shop.client.payoutBatch({ merchantRef: newMerchantRef(), items: Array.from({ length: 40 }, () => item()) });
+      expect(answer.data.accepted).toBe(40);
+      const refs = answer.data.items.map((r) => r.transactionRef!);
+      await Promise.all(
+        refs.map((ref, i) =>
+          quiet.services.payouts.applyPayoutState(ref, i % 4 === 0 ? { status: 'FAILED', failureReason: 'INVALID_ACCOUNT' } : { status: 'SUCCESS', upstreamRef: `up-${i}` }),
+        ),
+      );
+      // Repeated news changes nothing and completes nothing again.
+      await Promise.all(refs.map((ref) => quiet.services.payouts.applyPayoutState(ref, { status: 'SUCCESS', upstreamRef: 'late' })));
+      const events = await quiet.services.store.db.selectFrom('webhook_events').selectAll().where('resource_ref', '=', answer.data.batchId).execute();
+      expect(events.map((e) => e.type)).toEqual(['payout.batch_completed']);
+      expect(JSON.parse(events[0]!.payload_json)).toMatchObject({ completed: true, counts: { Success: 30, Failed: 10, Initiated: 0, Processing: 0, Refused: 0 } });
+      const batch = await quiet.services.store.db.selectFrom('payout_batches').selectAll().where('id', '=', answer.data.batchId).executeTakeFirstOrThrow();
+      expect(batch.open_items).toBe(0n);
+      expect(batch.completed_at_ms).not.toBeNull();
+      expect(await quiet.services.ledger.verify()).toEqual([]);
+    } finally {
+      await quiet.close();
+    }
+  });
+});
