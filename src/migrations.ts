@@ -4,6 +4,7 @@ import { createAuditLog, generaliseAuditLog } from './audit/audit-migrations.js'
 import { createFeeAndLimitOverrides } from './domain/fee-migrations.js';
 import { addLateResolutions, createPaymentTables, indexPaymentCompletion } from './domain/payments/payment-migrations.js';
 import { addPayoutNameChecks } from './domain/payouts/name-check-migrations.js';
+import { createPayoutBatches } from './domain/payouts/batch-migrations.js';
 import { addPayoutFallbacks, createPayoutsTable, dropPayoutsTable } from './domain/payouts/payout-migrations.js';
 import { createUsdtRates } from './domain/rate-migrations.js';
 import { addSignaturePaths, createRateLimitWindows, createUsedSignatures } from './http/request-guard-migrations.js';
@@ -25,5 +26,6 @@ export const MIGRATIONS: Migrations = {
   '0007_signature_paths_rate_windows': migrationOf(addSignaturePaths, createRateLimitWindows),
   '0008_connectors': migrationOf(createRoutingTables, addPayoutFallbacks, indexPaymentCompletion),
   '0009_name_checks': migrationOf(addPayoutNameChecks),
+  '0010_payout_batches': migrationOf(createPayoutBatches),
   '0011_ip_allow_lists_key_scopes': migrationOf(addIpAllowListsAndKeyScopes),
 };

@@ -224,6 +224,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api/payout/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send up to 1,000 payouts in one call
+         * @description Each item is an ordinary payout/initiate body, checked and accepted as initiate would (its merchantRef unique among your payouts), with its amount + fee reserved; items are reserved in the order sent. The answer lists every item: accepted (transactionRef) or refused (reason, detail, errors); refused items do not block the others unless atomic is true. Idempotent on the batch merchantRef: the same body again answers the original batch; another body is 409 DUPLICATE_MERCHANT_REF. payout.batch_completed is sent once every accepted item is final. Counts as one request for the rate limit.
+         */
+        post: operations["payoutBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/payout/batchStatus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A payout batch by merchantRef or batchId: counts per status and every item */
+        post: operations["payoutBatchStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api/sandbox/payment/complete": {
         parameters: {
             query?: never;
@@ -1141,6 +1178,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payout.batch_completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Every accepted item of a payout batch reached Success or Failed (sent once per batch).
+         * @description Sent to the webhookUrl given at creation, else your default URL for this kind; at least once, so deduplicate on event.id.
+         */
+        post: operations["payoutBatch_completedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1173,7 +1230,7 @@ export interface components {
          * @description What happened to the payment or payout.
          * @enum {string}
          */
-        WebhookEventType: "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.late_credited" | "payout.succeeded" | "payout.failed";
+        WebhookEventType: "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.late_credited" | "payout.succeeded" | "payout.failed" | "payout.batch_completed";
         /**
          * @description pending (being delivered or retried), delivered, failed (retries exhausted), no_destination (no URL configured; nothing sent).
          * @enum {string}
@@ -1183,7 +1240,7 @@ export interface components {
          * @description Stable UPPER_SNAKE reason; docs/errors.md says when each is given.
          * @enum {string}
          */
-        ErrorReason: "INVALID_JSON" | "INVALID_REQUEST" | "VALIDATION_FAILED" | "UNSUPPORTED_CURRENCY" | "UNSUPPORTED_METHOD" | "INVALID_BANK_CODE" | "MISSING_CREDENTIALS" | "INVALID_TIMESTAMP" | "TIMESTAMP_OUT_OF_WINDOW" | "UNKNOWN_MERCHANT" | "INVALID_SIGNATURE" | "SIGNATURE_REUSED" | "UNAUTHORIZED" | "MERCHANT_DISABLED" | "METHOD_NOT_ENABLED" | "IP_NOT_ALLOWED" | "KEY_SCOPE" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "DUPLICATE_MERCHANT_REF" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_BALANCE" | "PAYMENT_NOT_REFUNDABLE" | "REFUND_WINDOW_EXPIRED" | "PAYMENT_NOT_SUCCESSFUL" | "INVALID_ACCOUNT" | "NAME_ENQUIRY_UNAVAILABLE" | "ACCOUNT_NAME_MISMATCH" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+        ErrorReason: "INVALID_JSON" | "INVALID_REQUEST" | "VALIDATION_FAILED" | "UNSUPPORTED_CURRENCY" | "UNSUPPORTED_METHOD" | "INVALID_BANK_CODE" | "BATCH_REFUSED" | "MISSING_CREDENTIALS" | "INVALID_TIMESTAMP" | "TIMESTAMP_OUT_OF_WINDOW" | "UNKNOWN_MERCHANT" | "INVALID_SIGNATURE" | "SIGNATURE_REUSED" | "UNAUTHORIZED" | "MERCHANT_DISABLED" | "METHOD_NOT_ENABLED" | "IP_NOT_ALLOWED" | "KEY_SCOPE" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "DUPLICATE_MERCHANT_REF" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_BALANCE" | "PAYMENT_NOT_REFUNDABLE" | "REFUND_WINDOW_EXPIRED" | "PAYMENT_NOT_SUCCESSFUL" | "INVALID_ACCOUNT" | "NAME_ENQUIRY_UNAVAILABLE" | "ACCOUNT_NAME_MISMATCH" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
         /** @description The envelope of every error answer. */
         Error: {
             /**
@@ -1398,14 +1455,79 @@ export interface components {
             /** @description When the operator set this rate (ISO-8601 UTC). */
             updatedAt: string;
         };
+        /** @description One item: accepted (transactionRef, amount, fee, status) or refused (reason, detail, errors). */
+        PayoutBatchItemResult: {
+            /** @description The item's position in items, from 0. */
+            index: number;
+            /** @description The item's merchantRef (absent when the item had no usable one). */
+            merchantRef?: string;
+            /** @enum {string} */
+            result: "accepted" | "refused";
+            /** @description Accepted items: the payout created. */
+            transactionRef?: string;
+            amount?: number;
+            /** @description Reserved with the amount. */
+            fee?: number;
+            status?: components["schemas"]["PayoutStatus"];
+            /** @description Refused items: the reason payout/initiate would have answered (VALIDATION_FAILED, INVALID_BANK_CODE, DUPLICATE_MERCHANT_REF, INSUFFICIENT_BALANCE ...). */
+            reason?: string;
+            detail?: string;
+            errors?: {
+                field: string;
+                problem: string;
+            }[];
+        };
+        PayoutBatchResult: {
+            /** @description The reference the service assigned to the batch (UUID v7). */
+            batchId: string;
+            merchantRef: string;
+            atomic: boolean;
+            itemCount: number;
+            accepted: number;
+            refused: number;
+            createdAt: string;
+            /** @description Every item, in the order sent. */
+            items: components["schemas"]["PayoutBatchItemResult"][];
+        };
+        PayoutBatchStatus: {
+            batchId: string;
+            merchantRef: string;
+            itemCount: number;
+            accepted: number;
+            refused: number;
+            /** @description True once every accepted item is Success or Failed. */
+            completed: boolean;
+            createdAt: string;
+            completedAt?: string;
+            /** @description Items per status; Refused counts the items refused at intake. */
+            counts: {
+                Initiated: number;
+                Processing: number;
+                Success: number;
+                Failed: number;
+                Refused: number;
+            };
+            items: {
+                index: number;
+                merchantRef?: string;
+                transactionRef?: string;
+                /**
+                 * @description The payout's status, or Refused.
+                 * @enum {string}
+                 */
+                status: "Initiated" | "Processing" | "Success" | "Failed" | "Refused";
+                /** @description Failed: why the payout failed; Refused: the intake reason. */
+                failureReason?: string;
+            }[];
+        };
         WebhookEvent: {
             /** @description The event id; also the webhook-id header. Deduplicate on it. */
             id: string;
             merchantId: string;
             type: components["schemas"]["WebhookEventType"];
             /** @enum {string} */
-            resourceKind: "payment" | "payout";
-            /** @description The transactionRef of the payment or payout */
+            resourceKind: "payment" | "payout" | "payout_batch";
+            /** @description The transactionRef of the payment or payout, or the batchId of a payout batch */
             resourceRef: string;
             url: string | null;
             status: components["schemas"]["WebhookDeliveryStatus"];
@@ -1429,8 +1551,8 @@ export interface components {
             merchantId: string;
             type: components["schemas"]["WebhookEventType"];
             /** @enum {string} */
-            resourceKind: "payment" | "payout";
-            /** @description The transactionRef of the payment or payout */
+            resourceKind: "payment" | "payout" | "payout_batch";
+            /** @description The transactionRef of the payment or payout, or the batchId of a payout batch */
             resourceRef: string;
             url: string | null;
             status: components["schemas"]["WebhookDeliveryStatus"];
@@ -1475,6 +1597,16 @@ export interface components {
                 id: string;
                 /** @enum {string} */
                 type: "payout.succeeded" | "payout.failed";
+                createdAt: string;
+            };
+        };
+        /** @description The batch record exactly as payout/batchStatus returns it, flat, plus the event. */
+        PayoutBatchWebhook: components["schemas"]["PayoutBatchStatus"] & {
+            event: {
+                /** @description The event id, also sent as the webhook-id header; deduplicate on it. */
+                id: string;
+                /** @enum {string} */
+                type: "payout.batch_completed";
                 createdAt: string;
             };
         };
@@ -2953,6 +3085,260 @@ export interface operations {
                 };
             };
             /** @description NOT_FOUND: no such payout for this merchant (another merchant's looks the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's request rate; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored; quote the Request-Id header. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    payoutBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Your own reference: 1 to 64 of A-Z a-z 0-9 _ -. Unique among your payout batches.
+                     * @example payroll-2026-11
+                     */
+                    merchantRef: string & unknown;
+                    /** @description true: if any item would be refused, the whole batch is refused (400 BATCH_REFUSED) and nothing is stored. */
+                    atomic?: boolean;
+                    /** @description Where payout.batch_completed goes; defaults to your payout webhook URL. Items keep their own webhookUrl. */
+                    webhookUrl?: string;
+                    items: {
+                        merchantRef?: unknown;
+                        currency?: unknown;
+                        method?: unknown;
+                        amount?: unknown;
+                        bankCode?: unknown;
+                        name?: unknown;
+                        account?: unknown;
+                        phone?: unknown;
+                        email?: unknown;
+                        webhookUrl?: unknown;
+                        nameCheck?: unknown;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The batch (new, or the original one for a repeated body). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["PayoutBatchResult"];
+                    };
+                };
+            };
+            /** @description BATCH_REFUSED: atomic batch with a refused item (data.errors lists items.<index>.<field> with the reason); VALIDATION_FAILED: the batch itself is malformed (over 1,000 items, an unknown field in an item ...). Nothing was stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: MISSING_CREDENTIALS, INVALID_TIMESTAMP, TIMESTAMP_OUT_OF_WINDOW, UNKNOWN_MERCHANT, INVALID_SIGNATURE, SIGNATURE_REUSED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description MERCHANT_DISABLED; METHOD_NOT_ENABLED for what this merchant may not use; IP_NOT_ALLOWED from an address outside the merchant's IP allow-list; KEY_SCOPE when the signing key's scope does not cover this call (see x-key-scope). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description DUPLICATE_MERCHANT_REF: the batch merchantRef was used with a different body. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's request rate; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored; quote the Request-Id header. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    payoutBatchStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Exactly one of merchantRef and batchId. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Your own reference: 1 to 64 of A-Z a-z 0-9 _ -. Unique among your payout batches.
+                     * @example payroll-2026-11
+                     */
+                    merchantRef?: string & unknown;
+                    /** @description The batchId payout/batch answered. */
+                    batchId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The batch record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["PayoutBatchStatus"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD, INVALID_BANK_CODE. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: MISSING_CREDENTIALS, INVALID_TIMESTAMP, TIMESTAMP_OUT_OF_WINDOW, UNKNOWN_MERCHANT, INVALID_SIGNATURE, SIGNATURE_REUSED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description MERCHANT_DISABLED; METHOD_NOT_ENABLED for what this merchant may not use; IP_NOT_ALLOWED from an address outside the merchant's IP allow-list; KEY_SCOPE when the signing key's scope does not cover this call (see x-key-scope). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such payout batch for this merchant (another merchant's looks the same). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7336,6 +7722,48 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PayoutWebhook"];
+            };
+        };
+        responses: {
+            /** @description Acknowledged: any 2xx within 15 seconds; the body is ignored (SUCCESS as plain text is fine). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 15 seconds: retried with backoff for about 28 hours, then marked failed. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutBatch_completedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Your merchant id. */
+                MerchantID: string;
+                /** @description Unix seconds when this attempt was signed. */
+                Timestamp: string;
+                /** @description base64 RSA-SHA512 signature by the service's key (GET /v1/public-key) of hex(SHA512(rawBody)) + Timestamp. */
+                Signature: string;
+                /** @description The event id (event.id in the body); deduplicate on it. */
+                "webhook-id": string;
+                /** @description The same Unix seconds as Timestamp. */
+                "webhook-timestamp": string;
+                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutBatchWebhook"];
             };
         };
         responses: {

@@ -16,6 +16,10 @@ import type {
   PaymentRefundResult,
   PayoutAccountInquiryRequest,
   PayoutAccountInquiryResult,
+  PayoutBatchQuery,
+  PayoutBatchRequest,
+  PayoutBatchResult,
+  PayoutBatchStatus,
   PayoutInitiateRequest,
   PayoutInitiateResult,
   PayoutRecord,
@@ -214,6 +218,15 @@ export class PaymentClient {
    */
   payoutAccountInquiry(request: PayoutAccountInquiryRequest): Promise<ApiResult<PayoutAccountInquiryResult>> {
     return this.request('payout/accountInquiry', request);
+  }
+
+  /** Up to 1,000 payouts in one call; each item is accepted or refused on its own unless `atomic` is true. */
+  payoutBatch(request: PayoutBatchRequest): Promise<ApiResult<PayoutBatchResult>> {
+    return this.request('payout/batch', request);
+  }
+
+  payoutBatchStatus(query: PayoutBatchQuery): Promise<ApiResult<PayoutBatchStatus>> {
+    return this.request('payout/batchStatus', query);
   }
 
   bankCodes(request: CurrencyRequest): Promise<ApiResult<BankEntry[]>> {

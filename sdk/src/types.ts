@@ -52,6 +52,15 @@ export type PayoutRecord = Schemas['PayoutRecord'];
 export type PayoutAccountInquiryRequest = JsonBody<'payoutAccountInquiry'>;
 /** The holder's name as the bank resolved it, the bank, and the account masked but for its last four. */
 export type PayoutAccountInquiryResult = Schemas['AccountInquiryResult'];
+/** payout/batch: up to 1,000 ordinary payout/initiate bodies under one batch merchantRef. */
+export type PayoutBatchRequest = Omit<JsonBody<'payoutBatch'>, 'items'> & { items: PayoutInitiateRequest[] };
+/** The answer of payout/batch: every item accepted (transactionRef) or refused (reason, detail, errors). */
+export type PayoutBatchResult = Schemas['PayoutBatchResult'];
+export type PayoutBatchItemResult = Schemas['PayoutBatchItemResult'];
+/** Looks a batch up by its merchantRef or by the batchId payout/batch answered (exactly one of them). */
+export type PayoutBatchQuery = { merchantRef: string } | { batchId: string };
+/** payout/batchStatus: counts per status and every item's status. */
+export type PayoutBatchStatus = Schemas['PayoutBatchStatus'];
 
 export type CurrencyRequest = JsonBody<'accountBalance'>;
 export type BankEntry = Schemas['BankEntry'];
@@ -64,7 +73,9 @@ export type WebhookEventType = Schemas['WebhookEventType'];
 /** A webhook body: the record, flat at the top level, plus the `event` object (contract section 8). */
 export type PaymentWebhookPayload = Schemas['PaymentWebhook'];
 export type PayoutWebhookPayload = Schemas['PayoutWebhook'];
-export type WebhookPayload = PaymentWebhookPayload | PayoutWebhookPayload;
+/** payout.batch_completed: the batch record as payout/batchStatus returns it, plus `event`. */
+export type PayoutBatchWebhookPayload = Schemas['PayoutBatchWebhook'];
+export type WebhookPayload = PaymentWebhookPayload | PayoutWebhookPayload | PayoutBatchWebhookPayload;
 /** `event` of a webhook body; its id is also the `webhook-id` header: deduplicate deliveries on it. */
 export type WebhookEventInfo = WebhookPayload['event'];
 

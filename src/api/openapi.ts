@@ -24,6 +24,7 @@ const SENT_WHEN: Readonly<Record<WebhookEventType, string>> = {
   'payment.late_credited': 'Money that arrived after the payment expired was credited to you by the operator (the payment stays Expired; see lateCredit).',
   'payout.succeeded': 'A payout reached Success.',
   'payout.failed': 'A payout reached Failed; its amount and fee are back in your balance.',
+  'payout.batch_completed': 'Every accepted item of a payout batch reached Success or Failed (sent once per batch).',
 };
 
 const header = (name: string, description: string) => ({ name, in: 'header' as const, required: true, description, schema: { type: 'string' as const } });
@@ -40,7 +41,7 @@ const WEBHOOK_HEADERS = [
 const camel = (type: string): string => type.replace(/\.(\w)/, (_match, letter: string) => letter.toUpperCase());
 
 function webhookOperation(type: WebhookEventType) {
-  const body = type.startsWith('payment.') ? 'PaymentWebhook' : 'PayoutWebhook';
+  const body = type.startsWith('payment.') ? 'PaymentWebhook' : type === 'payout.batch_completed' ? 'PayoutBatchWebhook' : 'PayoutWebhook';
   return {
     post: {
       operationId: `${camel(type)}Webhook`,

@@ -1,4 +1,5 @@
-// payout/initiate, payout/status (and its alias payout/fetch), payout/accountInquiry. payout/bankCode lives in bank.ts.
+// payout/initiate, payout/status (and its alias payout/fetch), payout/accountInquiry; payout/batch and
+// payout/batchStatus are in payout-batch.ts. payout/bankCode lives in bank.ts.
 import { Type } from '@sinclair/typebox';
 import { Text } from '../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -41,7 +42,8 @@ const PayoutMethodField = ref(PayoutMethod, {
   examples: ['BANK'],
 });
 
-const InitiateBody = Type.Object(
+/** The body of payout/initiate; payout/batch checks each of its items against it too. */
+export const InitiateBody = Type.Object(
   {
     merchantRef: MerchantRef,
     currency: CurrencyField,

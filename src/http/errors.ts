@@ -54,7 +54,7 @@ export function toAppError(error: unknown): AppError {
   }
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError('PAYLOAD_TOO_LARGE', 'The request body is larger than 64 KiB.');
+      return new AppError('PAYLOAD_TOO_LARGE', 'The request body is larger than this route accepts (64 KiB; 1 MiB for payout/batch).');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_TYPE':
       return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');

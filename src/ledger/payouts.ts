@@ -84,10 +84,19 @@ function splitReservation(balances: { available: Minor; credit: Minor }, totalMi
  * updates to the commit. If a concurrent payout got there first, the attempt is rolled back to a
  * savepoint and decided again under lock, so it is never refused while available + credit suffice.
  */
-export async function reserveForPayout(db: Executor, ctx: LedgerContext, input: PayoutReservation): Promise<Reservation> {
+export async function reserveForPayout(
+  db: Executor,
+  ctx: LedgerContext,
+  input: PayoutReservation,
+  /**
+   * Lock the balances first, skipping the optimistic try: for a caller whose transaction already
+   * holds them (a payout batch after its first item), where the try would only add a savepoint.
+   */
+  options: { readonly lockFirst?: boolean } = {},
+): Promise<Reservation> {
   assertPositive('amountMinor', input.amountMinor);
   assertNonNegative('feeMinor', input.feeMinor);
-  if (ctx.storeKind === 'postgres') {
+  if (ctx.storeKind === 'postgres' && !options.lockFirst) {
     const reserved = await reserveOptimistically(db, ctx, input);
     if (reserved) return reserved;
   }

@@ -38,8 +38,8 @@ export class LedgerService {
 
   // Flow operations: inside the caller's transaction.
 
-  reserveForPayout(trx: Executor, input: payouts.PayoutReservation): Promise<payouts.Reservation> {
-    return payouts.reserveForPayout(trx, this.ctx, input);
+  reserveForPayout(trx: Executor, input: payouts.PayoutReservation, options?: { readonly lockFirst?: boolean }): Promise<payouts.Reservation> {
+    return payouts.reserveForPayout(trx, this.ctx, input, options);
   }
 
   releaseReservation(trx: Executor, ref: string): Promise<payouts.Reservation> {

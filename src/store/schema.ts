@@ -4,6 +4,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { AuditTables } from '../audit/audit-rows.js';
 import type { FeeTables } from '../domain/fee-rows.js';
 import type { PaymentTables } from '../domain/payments/payment-rows.js';
+import type { PayoutBatchTables } from '../domain/payouts/batch-rows.js';
 import type { PayoutTables } from '../domain/payouts/payout-rows.js';
 import type { RateTables } from '../domain/rate-rows.js';
 import type { RequestGuardTables } from '../http/request-guard-rows.js';
@@ -22,6 +23,7 @@ export interface Database
     PaymentTables,
     WebhookTables,
     PayoutTables,
+    PayoutBatchTables,
     RoutingTables {}
 
 export type Db = Kysely<Database>;

@@ -10,7 +10,7 @@ export interface EnqueueWebhookInput {
   readonly merchantId: string;
   readonly type: WebhookEventType;
   readonly resourceKind: WebhookResourceKind;
-  /** The payment's or payout's transactionRef. */
+  /** The payment's or payout's transactionRef, or a payout batch's batchId. */
   readonly resourceRef: string;
   /** The flat record exactly as the status query returns it (JSON values only). */
   readonly record: Readonly<Record<string, unknown>>;
@@ -29,6 +29,7 @@ const KIND_OF_TYPE: Readonly<Record<WebhookEventType, WebhookResourceKind>> = {
   'payment.late_credited': 'payment',
   'payout.succeeded': 'payout',
   'payout.failed': 'payout',
+  'payout.batch_completed': 'payout_batch',
 };
 
 /** The merchant's default URL for this kind of event, read in the caller's transaction. */

@@ -9,10 +9,12 @@ export const WEBHOOK_EVENT_TYPES = [
   'payment.late_credited',
   'payout.succeeded',
   'payout.failed',
+  'payout.batch_completed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
-export type WebhookResourceKind = 'payment' | 'payout';
+/** payout_batch: the resource is a payout batch (resource_ref is its batchId); it uses the payout URL. */
+export type WebhookResourceKind = 'payment' | 'payout' | 'payout_batch';
 
 /** `no_destination`: no URL was given or configured; the event is kept for the record, never sent. */
 export const WEBHOOK_EVENT_STATUSES = ['pending', 'delivered', 'failed', 'no_destination'] as const;

@@ -2,7 +2,7 @@
 // webhook receiver, which verifies every delivery with the SDK before recording it.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifyStandardWebhook, type WebhookPayload } from '../../sdk/src/index.js';
+import { verifyStandardWebhook, type PaymentWebhookPayload } from '../../sdk/src/index.js';
 
 export interface ReceivedEvent {
   readonly id: string;
@@ -43,7 +43,7 @@ export async function startMerchantSite(webhookSecret: () => string, nowSeconds:
     void (async () => {
       if (request.method === 'POST' && request.url === '/webhook') {
         const body = await readBody(request);
-        const verified = verifyStandardWebhook<WebhookPayload>({
+        const verified = verifyStandardWebhook<PaymentWebhookPayload>({
           body,
           headers: request.headers,
           secret: webhookSecret(),

@@ -32,6 +32,8 @@ const ROUTES: Record<string, { keyScope: RouteClass; movesMoney: boolean }> = {
   '/payout/fetch': { keyScope: 'read', movesMoney: false },
   '/payout/bankCode': { keyScope: 'read', movesMoney: false },
   '/payout/accountInquiry': { keyScope: 'payouts', movesMoney: false },
+  '/payout/batch': { keyScope: 'payouts', movesMoney: true },
+  '/payout/batchStatus': { keyScope: 'read', movesMoney: false },
   '/account/balance': { keyScope: 'read', movesMoney: false },
   '/account/usdt/rate': { keyScope: 'read', movesMoney: false },
   '/webhook/events': { keyScope: 'read', movesMoney: false },

@@ -128,7 +128,7 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(doc.webhooks)).toEqual([...WEBHOOK_EVENT_TYPES]);
     for (const type of WEBHOOK_EVENT_TYPES) {
       const post = doc.webhooks[type].post;
-      const body = type.startsWith('payment.') ? 'PaymentWebhook' : 'PayoutWebhook';
+      const body = type.startsWith('payment.') ? 'PaymentWebhook' : type === 'payout.batch_completed' ? 'PayoutBatchWebhook' : 'PayoutWebhook';
       expect(post.requestBody.content['application/json'].schema).toEqual({ $ref: `#/components/schemas/${body}` });
       expect(post.parameters.map((p: { name: string }) => p.name)).toEqual(
         expect.arrayContaining(['Signature', 'webhook-id', 'webhook-timestamp', 'webhook-signature']),
@@ -136,5 +136,7 @@ describe('the OpenAPI document', () => {
     }
     const eventTypes = doc.components.schemas.PayoutWebhook.allOf[1].properties.event.properties.type.enum;
     expect(eventTypes).toEqual(['payout.succeeded', 'payout.failed']);
+    const batchTypes = doc.components.schemas.PayoutBatchWebhook.allOf[1].properties.event.properties.type.enum;
+    expect(batchTypes).toEqual(['payout.batch_completed']);
   });
 });

@@ -77,6 +77,8 @@ describe('PaymentClient', () => {
     await client.paymentMethods({ currency: 'EGP' });
     await client.payoutStatus(ref);
     await client.payoutFetch(ref);
+    await client.payoutBatch({ merchantRef: 'b', items: [] });
+    await client.payoutBatchStatus({ batchId: 'x' });
     await client.bankCodes({ currency: 'IDR' });
     await client.balance({ currency: 'INR' });
     await client.usdtRate({ currency: 'INR' });
@@ -91,6 +93,8 @@ describe('PaymentClient', () => {
       '/v1/api/payment/methods',
       '/v1/api/payout/status',
       '/v1/api/payout/fetch',
+      '/v1/api/payout/batch',
+      '/v1/api/payout/batchStatus',
       '/v1/api/payout/bankCode',
       '/v1/api/account/balance',
       '/v1/api/account/usdt/rate',

@@ -5,6 +5,7 @@ import { WEBHOOK_EVENT_TYPES } from '../../webhooks/webhook-rows.js';
 import { WebhookDeliveryStatus, WebhookEventType } from './enums.js';
 import { PaymentRecord } from './payment.js';
 import { PayoutRecord } from './payout.js';
+import { PayoutBatchStatus } from './payout-batch.js';
 import { Text } from '../../http/text.js';
 import { Nullable, ref, shared, StringEnum } from './shared.js';
 
@@ -14,8 +15,8 @@ const eventProperties = {
   id: Type.String({ description: 'The event id; also the webhook-id header. Deduplicate on it.' }),
   merchantId: Type.String(),
   type: ref(WebhookEventType),
-  resourceKind: StringEnum(['payment', 'payout'] as const),
-  resourceRef: Type.String({ description: 'The transactionRef of the payment or payout' }),
+  resourceKind: StringEnum(['payment', 'payout', 'payout_batch'] as const),
+  resourceRef: Type.String({ description: 'The transactionRef of the payment or payout, or the batchId of a payout batch' }),
   url: Nullable(Type.String()),
   status: ref(WebhookDeliveryStatus),
   attemptCount: Type.Integer(),
@@ -56,10 +57,15 @@ export const WebhookEventPage = shared(
   }),
 );
 
-const eventInfo = (kind: 'payment' | 'payout') =>
+const BATCH_EVENT_TYPES = ['payout.batch_completed'] as const;
+/** The event types a body of `kind` may carry: a payout batch's events are not a payout's. */
+const typesOf = (kind: 'payment' | 'payout' | 'payout_batch') =>
+  kind === 'payout_batch' ? [...BATCH_EVENT_TYPES] : WEBHOOK_EVENT_TYPES.filter((type) => type.startsWith(`${kind}.`) && !(BATCH_EVENT_TYPES as readonly string[]).includes(type));
+
+const eventInfo = (kind: 'payment' | 'payout' | 'payout_batch') =>
   Type.Object({
     id: Type.String({ description: 'The event id, also sent as the webhook-id header; deduplicate on it.' }),
-    type: StringEnum(WEBHOOK_EVENT_TYPES.filter((type) => type.startsWith(`${kind}.`))),
+    type: StringEnum(typesOf(kind)),
     createdAt: Type.String(),
   });
 
@@ -96,6 +102,13 @@ export const PayoutWebhook = shared(
   }),
 );
 
+export const PayoutBatchWebhook = shared(
+  'PayoutBatchWebhook',
+  Type.Intersect([ref(PayoutBatchStatus), Type.Object({ event: eventInfo('payout_batch') })], {
+    description: 'The batch record exactly as payout/batchStatus returns it, flat, plus the event.',
+  }),
+);
+
 export const PublicKey = shared(
   'PublicKey',
   Type.Object({
@@ -104,4 +117,4 @@ export const PublicKey = shared(
   }),
 );
 
-export const WEBHOOK_SCHEMAS = [WebhookEvent, WebhookAttempt, WebhookEventDetail, WebhookEventPage, PaymentWebhook, PayoutWebhook, PublicKey];
+export const WEBHOOK_SCHEMAS = [WebhookEvent, WebhookAttempt, WebhookEventDetail, WebhookEventPage, PaymentWebhook, PayoutWebhook, PayoutBatchWebhook, PublicKey];

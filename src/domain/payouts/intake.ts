@@ -2,10 +2,13 @@
 // reservation of amount + fee in the ledger, in one transaction; a repeat answers the original.
 import { AppError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
-import type { Minor } from '../../core/money.js';
+import type { Currency, Minor } from '../../core/money.js';
 import type { Reservation } from '../../ledger/service.js';
+import type { Executor } from '../../store/schema.js';
 import { withTransaction } from '../../store/transactions.js';
 import type { Merchant } from '../../merchants/merchant-service.js';
+import { computeFee } from '../fees.js';
+import type { AmountBounds } from '../methods.js';
 import { requireCurrency } from '../request-rules.js';
 import { checkBeneficiaryName, type NameCheckOutcome } from './name-check.js';
 import type { NameEnquiry } from './name-enquiry.js';
@@ -25,59 +28,126 @@ import type { PayoutsTable } from './payout-rows.js';
  * original without asking the bank again: the original's check stands, whatever the bank says now.
  */
 export async function acceptPayout(ctx: PayoutContext, merchant: Merchant, request: PayoutInitiateRequest, names: NameEnquiry): Promise<PayoutsTable> {
-  const currency = requireCurrency(request.currency);
-  const method = requirePayoutMethod(currency, request.method);
-  const bounds = await ctx.fees.limitsFor(merchant.id, currency, method.method, 'payout');
-  const upstreamCodes = (await ctx.banks?.upstreamCodes(merchant, currency)) ?? null;
-  const draft = buildPayoutDraft(request, currency, method, bounds, merchant.mode, ctx.webhookUrlCheck, upstreamCodes);
-  const hash = payoutRequestHash(draft);
-  const feeMinor = await ctx.fees.feeFor(merchant.id, currency, method.method, 'payout', draft.amountMinor);
-  const { channel, fallbacks } = ctx.channels.route(merchant, currency, method.method, 'payout');
-  let nameCheck: NameCheckOutcome | null = null;
-  if (draft.nameCheck) {
+  const prepared = await preparePayout(ctx, merchant, request, payoutTerms(ctx, merchant), async (draft) => {
     const original = await findPayoutForMerchant(ctx.db, merchant.id, { merchantRef: draft.merchantRef });
-    if (original) return theOriginal(original, draft, hash);
-    nameCheck = await checkBeneficiaryName(names, merchant, draft);
-  }
+    return original ? { original } : { check: await checkBeneficiaryName(names, merchant, draft) };
+  });
+  if ('original' in prepared) return theOriginal(prepared.original, prepared.draft.merchantRef, prepared.hash);
   return withTransaction(ctx.db, async (trx) => {
-    const fresh = newPayoutRow(merchant, draft, hash, feeMinor, channel.name, fallbacks, BigInt(ctx.clock.nowMs()), nameCheck);
-    if (!(await insertPayoutIfNew(trx, fresh))) {
-      const original = await findPayoutForMerchant(trx, merchant.id, { merchantRef: draft.merchantRef });
-      if (!original) throw new Error(`payouts: merchantRef ${draft.merchantRef} conflicted but cannot be read`);
-      return theOriginal(original, draft, hash);
-    }
-    // Step 3, the ledger's: available (then credit) -> held, amount + fee (ledger/payouts.ts reserveForPayout).
-    const reservation = await ctx.ledger.reserveForPayout(trx, {
-      merchantId: merchant.id,
-      currency,
-      amountMinor: draft.amountMinor,
-      feeMinor,
-      ref: fresh.transaction_ref,
-    });
-    if (reservation.replayed) throw new Error(`payouts: ${fresh.transaction_ref} is new, yet the ledger had its reservation`);
-    assertReservationOf(fresh, reservation);
-    return fresh;
+    const stored = await storePayout(trx, ctx, merchant, prepared, null);
+    if (stored.row) return stored.row;
+    const original = await findPayoutForMerchant(trx, merchant.id, { merchantRef: prepared.draft.merchantRef });
+    if (!original) throw new Error(`payouts: merchantRef ${prepared.draft.merchantRef} conflicted but cannot be read`);
+    return theOriginal(original, prepared.draft.merchantRef, prepared.hash);
   });
 }
 
 /** A repeated merchantRef: the original payout when the body is the same, else DUPLICATE_MERCHANT_REF. */
-function theOriginal(original: PayoutsTable, draft: PayoutDraft, hash: string): PayoutsTable {
+function theOriginal(original: PayoutsTable, merchantRef: string, hash: string): PayoutsTable {
   if (original.request_hash !== hash) {
-    throw new AppError('DUPLICATE_MERCHANT_REF', `merchantRef ${draft.merchantRef} was already used with a different payout request.`);
+    throw new AppError('DUPLICATE_MERCHANT_REF', `merchantRef ${merchantRef} was already used with a different payout request.`);
   }
   return original;
 }
 
-function newPayoutRow(
+/** A payout request that passed every rule, priced and routed: what intake stores. */
+export interface PreparedPayout {
+  readonly draft: PayoutDraft;
+  readonly hash: string;
+  readonly feeMinor: Minor;
+  readonly channel: string;
+  readonly fallbacks: readonly string[];
+  /** The name check's outcome when the request asked for one (`nameCheck: true`), else null. */
+  readonly nameCheck: NameCheckOutcome | null;
+}
+
+/**
+ * Runs the name check of a request that asked for one, after every other rule passed: the payout
+ * already stored under its merchantRef (a repeat: no new check), or the check's outcome. Throws
+ * ACCOUNT_NAME_MISMATCH, INVALID_ACCOUNT, NAME_ENQUIRY_UNAVAILABLE or UNAVAILABLE.
+ */
+export type NameCheckStep = (draft: PayoutDraft) => Promise<{ readonly original: PayoutsTable } | { readonly check: NameCheckOutcome }>;
+
+/** What a merchant's payouts are checked and priced by, per currency and method: each read once per holder. */
+export interface PayoutTerms {
+  bounds(currency: Currency, method: string): Promise<AmountBounds>;
+  fee(currency: Currency, method: string, amountMinor: Minor): Promise<Minor>;
+  upstreamCodes(currency: Currency): Promise<ReadonlySet<string> | null>;
+}
+
+/** The merchant's terms, each read on first use and then kept: a batch of a thousand items reads them once. */
+export function payoutTerms(ctx: PayoutContext, merchant: Merchant): PayoutTerms {
+  const loaded = new Map<string, Promise<unknown>>();
+  const once = <T>(key: string, load: () => Promise<T>): Promise<T> => {
+    let value = loaded.get(key);
+    if (!value) loaded.set(key, (value = load()));
+    return value as Promise<T>;
+  };
+  return {
+    bounds: (currency, method) => once(`bounds ${currency} ${method}`, () => ctx.fees.limitsFor(merchant.id, currency, method, 'payout')),
+    fee: async (currency, method, amountMinor) =>
+      computeFee(await once(`fee ${currency} ${method}`, () => ctx.fees.ruleFor(merchant.id, currency, method, 'payout')), 'payout', amountMinor),
+    upstreamCodes: (currency) => once(`banks ${currency}`, async () => (await ctx.banks?.upstreamCodes(merchant, currency)) ?? null),
+  };
+}
+
+/** Steps 1 and the fee: every check that needs no transaction. Throws the request's AppError. */
+export async function preparePayout(
+  ctx: PayoutContext,
   merchant: Merchant,
-  draft: PayoutDraft,
-  hash: string,
-  feeMinor: Minor,
-  channel: string,
-  fallbacks: readonly string[],
-  nowMs: bigint,
-  nameCheck: NameCheckOutcome | null,
-): PayoutsTable {
+  request: PayoutInitiateRequest,
+  terms: PayoutTerms,
+  nameStep: NameCheckStep,
+): Promise<PreparedPayout | (Omit<PreparedPayout, 'nameCheck'> & { readonly original: PayoutsTable })> {
+  const currency = requireCurrency(request.currency);
+  const method = requirePayoutMethod(currency, request.method);
+  const bounds = await terms.bounds(currency, method.method);
+  const upstreamCodes = await terms.upstreamCodes(currency);
+  const draft = buildPayoutDraft(request, currency, method, bounds, merchant.mode, ctx.webhookUrlCheck, upstreamCodes);
+  const hash = payoutRequestHash(draft);
+  const feeMinor = await terms.fee(currency, method.method, draft.amountMinor);
+  const { channel, fallbacks } = ctx.channels.route(merchant, currency, method.method, 'payout');
+  const routed = { draft, hash, feeMinor, channel: channel.name, fallbacks };
+  if (!draft.nameCheck) return { ...routed, nameCheck: null };
+  const named = await nameStep(draft);
+  return 'original' in named ? { ...routed, original: named.original } : { ...routed, nameCheck: named.check };
+}
+
+/**
+ * Steps 2 and 3 inside the caller's transaction: the payout row, then its reservation. Answers
+ * `{ row: null }` (nothing written) when the merchant already has a payout under this merchantRef.
+ */
+export async function storePayout(
+  trx: Executor,
+  ctx: PayoutContext,
+  merchant: Merchant,
+  prepared: PreparedPayout,
+  batchId: string | null,
+): Promise<{ readonly row: PayoutsTable | null }> {
+  const fresh = newPayoutRow(merchant, prepared, BigInt(ctx.clock.nowMs()), batchId);
+  if (!(await insertPayoutIfNew(trx, fresh))) return { row: null };
+  await reservePayout(trx, ctx, fresh);
+  return { row: fresh };
+}
+
+/**
+ * Step 3, the ledger's, for a payout row just written in `trx`: available (then credit) -> held,
+ * amount + fee (ledger/payouts.ts reserveForPayout). When the balance is short it throws
+ * INSUFFICIENT_BALANCE having written nothing, so the caller may remove the row and go on.
+ */
+export async function reservePayout(trx: Executor, ctx: PayoutContext, row: PayoutsTable, options: { readonly lockFirst?: boolean } = {}): Promise<void> {
+  const reservation = await ctx.ledger.reserveForPayout(
+    trx,
+    { merchantId: row.merchant_id, currency: row.currency as Currency, amountMinor: row.amount_minor, feeMinor: row.fee_minor, ref: row.transaction_ref },
+    options,
+  );
+  if (reservation.replayed) throw new Error(`payouts: ${row.transaction_ref} is new, yet the ledger had its reservation`);
+  assertReservationOf(row, reservation);
+}
+
+/** The row of a new payout, Initiated and due at once. */
+export function newPayoutRow(merchant: Merchant, prepared: PreparedPayout, nowMs: bigint, batchId: string | null): PayoutsTable {
+  const { draft, hash, feeMinor, channel, fallbacks, nameCheck } = prepared;
   return {
     transaction_ref: newId(),
     merchant_id: merchant.id,
@@ -109,6 +179,7 @@ function newPayoutRow(
     created_at_ms: nowMs,
     updated_at_ms: nowMs,
     completed_at_ms: null,
+    batch_id: batchId,
   };
 }
 

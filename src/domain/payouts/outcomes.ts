@@ -2,10 +2,12 @@
 // graph (payout-statuses.ts): Initiated -> Processing -> Success | Failed, or Initiated -> Failed.
 // A final transition is one transaction holding the conditional status update, the ledger's
 // completion or release of the reservation (ledger/payouts.ts) and the event (payout-events.ts), so
-// it happens once, completely, or not at all; a final status never changes again.
+// it happens once, completely, or not at all; a final status never changes again. A batch's item
+// also counts down its batch there (batch-completion.ts).
 import type { PayoutState } from '../../connectors/channel.js';
 import { withTransaction } from '../../store/transactions.js';
 import { failureReasonOf } from '../failure-reasons.js';
+import { noteBatchItemFinal } from './batch-completion.js';
 import { assertReservationOf } from './intake.js';
 import type { PayoutContext } from './payout-context.js';
 import { enqueuePayoutOutcome } from './payout-events.js';
@@ -76,6 +78,8 @@ export function markFinal(
     if (closed.replayed) throw new Error(`payouts: reservation of ${updated.transaction_ref} was closed before its payout became final`);
     assertReservationOf(updated, closed);
     await enqueuePayoutOutcome(trx, updated, nowMs);
+    // Last, so the batch row is locked only briefly: its count of open items drops, and the last one completes it.
+    if (updated.batch_id !== null) await noteBatchItemFinal(trx, updated.batch_id, nowMs);
     return updated;
   });
 }

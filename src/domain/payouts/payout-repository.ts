@@ -34,6 +34,31 @@ export async function insertPayoutIfNew(db: Executor, row: PayoutsTable): Promis
   return inserted !== undefined;
 }
 
+/** Rows per multi-row insert: well under SQLite's bound on statement parameters. */
+const INSERT_CHUNK = 25;
+
+/** insertPayoutIfNew for many rows, a few statements in all; answers the transactionRefs this call created. */
+export async function insertPayoutsIfNew(db: Executor, rows: readonly PayoutsTable[]): Promise<Set<string>> {
+  const created = new Set<string>();
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    const inserted = await db
+      .insertInto('payouts')
+      .values(rows.slice(i, i + INSERT_CHUNK))
+      .onConflict((oc) => oc.columns(['merchant_id', 'merchant_ref']).doNothing())
+      .returning('transaction_ref')
+      .execute();
+    for (const row of inserted) created.add(row.transaction_ref);
+  }
+  return created;
+}
+
+/** Removes payouts written earlier in the caller's transaction (a batch's items that found the balance short). */
+export async function deleteUncommittedPayouts(db: Executor, transactionRefs: readonly string[]): Promise<void> {
+  for (let i = 0; i < transactionRefs.length; i += INSERT_CHUNK) {
+    await db.deleteFrom('payouts').where('transaction_ref', 'in', transactionRefs.slice(i, i + INSERT_CHUNK)).execute();
+  }
+}
+
 /**
  * Claims up to `limit` payouts whose next action is due and that no live worker holds, with a lease
  * until `leaseUntilMs` (which is also the claim's token: later updates check it). PostgreSQL picks

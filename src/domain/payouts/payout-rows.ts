@@ -60,6 +60,8 @@ export interface PayoutsTable {
   created_at_ms: bigint;
   updated_at_ms: bigint;
   completed_at_ms: bigint | null;
+  /** The payout/batch it came in (payout_batches.id), or null for a payout/initiate payout. */
+  batch_id: string | null;
 }
 
 export interface PayoutTables {

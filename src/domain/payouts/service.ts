@@ -14,6 +14,9 @@
 //                                       completes or releases the reservation (ledger/payouts.ts)
 //   7. events       payout-events.ts    payout.succeeded / payout.failed in the outcome's transaction
 //
+// Batches: batch-intake.ts checks every item as step 1 does and runs steps 2 and 3 for all of them in
+// one transaction; batch-completion.ts records payout.batch_completed when the last item is final.
+//
 // Beside them: payout-records.ts (how a payout is shown), payout-repository.ts (reads and leases),
 // payout-operator.ts (stuck listing, forced query), payout-context.ts (what the module is handed).
 import type { PayoutState } from '../../connectors/channel.js';
@@ -21,6 +24,8 @@ import { notFound } from '../../core/errors.js';
 import type { PooledJob } from '../../core/pooled-job.js';
 import type { Merchant } from '../../merchants/merchant-service.js';
 import { oneReference, type RecordQuery } from '../request-rules.js';
+import { acceptBatch, type PayoutBatchRequest } from './batch-intake.js';
+import { batchStatusRecord, type PayoutBatchAnswer, type PayoutBatchStatus } from './batch-records.js';
 import { acceptPayout } from './intake.js';
 import { NameEnquiry, type AccountInquiryRequest, type AccountInquiryResult } from './name-enquiry.js';
 import { applyChannelNews } from './outcomes.js';
@@ -60,6 +65,19 @@ export class PayoutService {
   /** payout/accountInquiry: the holder of an account, as the connector that would pay it resolves it. */
   accountInquiry(merchant: Merchant, request: AccountInquiryRequest): Promise<AccountInquiryResult> {
     return this.names.inquire(merchant, request);
+  }
+
+  /** A batch of payouts: each item checked and accepted as by initiate, in one transaction (batch-intake.ts). */
+  batch(merchant: Merchant, request: PayoutBatchRequest): Promise<PayoutBatchAnswer> {
+    return acceptBatch(this.ctx, merchant, request, this.names);
+  }
+
+  /** A batch by its merchantRef or batchId, with counts per status and every item's status. */
+  async batchStatus(merchant: Merchant, query: { readonly merchantRef: string } | { readonly batchId: string }): Promise<PayoutBatchStatus> {
+    const base = this.ctx.db.selectFrom('payout_batches').selectAll().where('merchant_id', '=', merchant.id);
+    const batch = await ('batchId' in query ? base.where('id', '=', query.batchId) : base.where('merchant_ref', '=', query.merchantRef)).executeTakeFirst();
+    if (!batch) throw notFound('payout batch');
+    return batchStatusRecord(this.ctx.db, batch);
   }
 
   async status(merchant: Merchant, query: PayoutQuery): Promise<PayoutRecord> {
