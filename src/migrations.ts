@@ -3,13 +3,16 @@
 import { createAuditLog, generaliseAuditLog } from './audit/audit-migrations.js';
 import { createFeeAndLimitOverrides } from './domain/fee-migrations.js';
 import { addLateResolutions, createPaymentTables, indexPaymentCompletion } from './domain/payments/payment-migrations.js';
+import { addPayoutApprovals } from './domain/payouts/approval-migrations.js';
 import { addPayoutFallbacks, createPayoutsTable, dropPayoutsTable } from './domain/payouts/payout-migrations.js';
 import { createUsdtRates } from './domain/rate-migrations.js';
 import { addSignaturePaths, createRateLimitWindows, createUsedSignatures } from './http/request-guard-migrations.js';
 import { createLedgerTables } from './ledger/ledger-migrations.js';
 import { createMerchantsAndKeys } from './merchants/merchant-migrations.js';
+import { addPreviousWebhookSecret } from './merchants/webhook-secret-migrations.js';
 import { createRoutingTables } from './routing/routing-migrations.js';
 import { migrationOf, type Migrations } from './store/migrator.js';
+import { addServiceKeyRetirement } from './webhooks/service-key-migrations.js';
 import { createWebhookTables } from './webhooks/webhook-migrations.js';
 
 /** A migration shipped when one file held several modules' tables is now their steps, in the order they first ran. */
@@ -22,4 +25,5 @@ export const MIGRATIONS: Migrations = {
   '0006_held_money_and_audit': migrationOf(generaliseAuditLog, addLateResolutions),
   '0007_signature_paths_rate_windows': migrationOf(addSignaturePaths, createRateLimitWindows),
   '0008_connectors': migrationOf(createRoutingTables, addPayoutFallbacks, indexPaymentCompletion),
+  '0012_payout_approvals_key_rotation': migrationOf(addPayoutApprovals, addPreviousWebhookSecret, addServiceKeyRetirement),
 };

@@ -43,6 +43,8 @@ export type PaymentMethodsInfo = Schemas['PaymentMethods'];
 export type PayoutInitiateRequest = JsonBody<'payoutInitiate'>;
 export type PayoutInitiateResult = Schemas['PayoutInitiateResult'];
 export type PayoutRecord = Schemas['PayoutRecord'];
+/** payout/approve and payout/reject: the payout waiting in PendingApproval, and an optional reason. */
+export type PayoutDecisionRequest = JsonBody<'payoutApprove'>;
 
 export type CurrencyRequest = JsonBody<'accountBalance'>;
 export type BankEntry = Schemas['BankEntry'];
@@ -60,6 +62,9 @@ export type WebhookPayload = PaymentWebhookPayload | PayoutWebhookPayload;
 export type WebhookEventInfo = WebhookPayload['event'];
 
 export type WebhookDeliveryStatus = Schemas['WebhookDeliveryStatus'];
+/** GET /v1/public-key: the current key (its PEM at the top level) and every key still listed, by id. */
+export type ServicePublicKeys = Schemas['PublicKey'];
+export type ServiceKeyEntry = Schemas['ServiceKeyEntry'];
 /** One webhook event as the merchant's event log lists it. */
 export type WebhookEventSummary = Schemas['WebhookEvent'];
 export type WebhookAttempt = Schemas['WebhookAttempt'];

@@ -9,3 +9,9 @@ export function merchantOf(request: FastifyRequest): Merchant {
   if (!request.merchant) throw new AppError('INTERNAL_ERROR', 'Route reached without authentication.');
   return request.merchant;
 }
+
+/** The id of the API key that signed the request. */
+export function apiKeyIdOf(request: FastifyRequest): string {
+  if (!request.apiKeyId) throw new AppError('INTERNAL_ERROR', 'Route reached without authentication.');
+  return request.apiKeyId;
+}

@@ -18,6 +18,8 @@ declare module 'fastify' {
     rawBody: Buffer | null;
     bodyError: string | null;
     merchant: import('../merchants/merchant-service.js').Merchant | null;
+    /** The id of the merchant's API key whose signature the request carried (maker-checker approvals). */
+    apiKeyId: string | null;
   }
 }
 
@@ -100,6 +102,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   app.decorateRequest('rawBody', null);
   app.decorateRequest('bodyError', null);
   app.decorateRequest('merchant', null);
+  app.decorateRequest('apiKeyId', null);
   registerJsonParser(app, options.bodyLimitBytes);
 
   const metrics = createMetrics();
@@ -144,7 +147,9 @@ export async function registerSignedScope(app: App, prefix: string, auth: AuthDe
       scope.addHook('onRoute', requireDeclaredEffect);
       scope.addHook('preValidation', async (request) => {
         if (!isJsonRequest(request)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
-        request.merchant = await authenticateMerchant(request, auth);
+        const signed = await authenticateMerchant(request, auth);
+        request.merchant = signed.merchant;
+        request.apiKeyId = signed.keyId;
         if (request.bodyError) throw new AppError('INVALID_JSON', request.bodyError);
       });
       await routes(scope);

@@ -60,15 +60,22 @@ function useOf(request: FastifyRequest): SignatureUse {
  */
 const repeatBucket = (merchantId: string): string => `${merchantId}:repeat`;
 
-function signatureMatches(keys: readonly VerifierKey[], body: Buffer, timestamp: string, signature: string): boolean {
-  return keys.some((key) =>
+/** The active key the signature verifies against, if any. */
+function signingKey(keys: readonly VerifierKey[], body: Buffer, timestamp: string, signature: string): VerifierKey | undefined {
+  return keys.find((key) =>
     key.type === 'RSA-SHA512'
       ? verifyRsaSha512(key.publicKey, body, timestamp, signature)
       : verifyHmacSha256(key.secret, body, timestamp, signature),
   );
 }
 
-export async function authenticateMerchant(request: FastifyRequest, deps: AuthDeps): Promise<Merchant> {
+/** Who signed: the merchant and which of its keys. */
+export interface SignedBy {
+  readonly merchant: Merchant;
+  readonly keyId: string;
+}
+
+export async function authenticateMerchant(request: FastifyRequest, deps: AuthDeps): Promise<SignedBy> {
   const merchantId = header(request, 'merchantid');
   const timestamp = header(request, 'timestamp');
   const signature = header(request, 'signature');
@@ -88,7 +95,8 @@ export async function authenticateMerchant(request: FastifyRequest, deps: AuthDe
   const credentials = await deps.merchants.credentials(merchantId);
   if (!credentials) throw new AppError('UNKNOWN_MERCHANT', 'No merchant has this MerchantID.');
   const body = request.rawBody ?? Buffer.alloc(0);
-  if (!signatureMatches(credentials.keys, body, timestamp, signature)) {
+  const key = signingKey(credentials.keys, body, timestamp, signature);
+  if (!key) {
     throw new AppError('INVALID_SIGNATURE', 'The Signature does not verify against any active key of this merchant.');
   }
   const { merchant } = credentials;
@@ -104,5 +112,5 @@ export async function authenticateMerchant(request: FastifyRequest, deps: AuthDe
       'retry-after': String(retryAfterSeconds),
     });
   }
-  return merchant;
+  return { merchant, keyId: key.id };
 }

@@ -11,6 +11,9 @@ export interface MerchantsTable {
   payout_webhook_url: string | null;
   /** whsec_ secret for Standard Webhooks signatures, encrypted with the service's secret key. */
   webhook_secret_enc: string;
+  /** The secret replaced by the last rotation, still signing beside the new one until the time below. */
+  previous_webhook_secret_enc: string | null;
+  previous_webhook_secret_until_ms: bigint | null;
   created_at_ms: bigint;
   updated_at_ms: bigint;
 }

@@ -29,6 +29,7 @@ const KIND_OF_TYPE: Readonly<Record<WebhookEventType, WebhookResourceKind>> = {
   'payment.late_credited': 'payment',
   'payout.succeeded': 'payout',
   'payout.failed': 'payout',
+  'payout.pending_approval': 'payout',
 };
 
 /** The merchant's default URL for this kind of event, read in the caller's transaction. */

@@ -7,7 +7,9 @@ import type { Reservation } from '../../ledger/service.js';
 import { withTransaction } from '../../store/transactions.js';
 import type { Merchant } from '../../merchants/merchant-service.js';
 import { requireCurrency } from '../request-rules.js';
+import { approvalDeadline, approvalSettingOf } from './approvals.js';
 import type { PayoutContext } from './payout-context.js';
+import { enqueuePayoutPendingApproval } from './payout-events.js';
 import { findPayoutForMerchant, insertPayoutIfNew } from './payout-repository.js';
 import { buildPayoutDraft, payoutRequestHash, requirePayoutMethod, type PayoutDraft, type PayoutInitiateRequest } from './payout-request.js';
 import type { PayoutsTable } from './payout-rows.js';
@@ -18,7 +20,7 @@ import type { PayoutsTable } from './payout-rows.js';
  * merchant's balance rows are locked only until the commit); when the balance is short nothing is
  * written. The upstream is asked later, by the submission job.
  */
-export async function acceptPayout(ctx: PayoutContext, merchant: Merchant, request: PayoutInitiateRequest): Promise<PayoutsTable> {
+export async function acceptPayout(ctx: PayoutContext, merchant: Merchant, request: PayoutInitiateRequest, keyId: string | null = null): Promise<PayoutsTable> {
   const currency = requireCurrency(request.currency);
   const method = requirePayoutMethod(currency, request.method);
   const bounds = await ctx.fees.limitsFor(merchant.id, currency, method.method, 'payout');
@@ -27,8 +29,13 @@ export async function acceptPayout(ctx: PayoutContext, merchant: Merchant, reque
   const hash = payoutRequestHash(draft);
   const feeMinor = await ctx.fees.feeFor(merchant.id, currency, method.method, 'payout', draft.amountMinor);
   const { channel, fallbacks } = ctx.channels.route(merchant, currency, method.method, 'payout');
+  const approval = await approvalSettingOf(ctx.db, merchant.id);
   return withTransaction(ctx.db, async (trx) => {
-    const fresh = newPayoutRow(merchant, draft, hash, feeMinor, channel.name, fallbacks, BigInt(ctx.clock.nowMs()));
+    const nowMs = ctx.clock.nowMs();
+    const fresh = newPayoutRow(merchant, draft, hash, feeMinor, channel.name, fallbacks, BigInt(nowMs), keyId);
+    // Above the merchant's threshold it waits for a second key (approvals.ts), its funds reserved all the same.
+    const deadline = approvalDeadline(approval, currency, draft.amountMinor, nowMs);
+    if (deadline !== null) Object.assign(fresh, { status: 'PendingApproval', approval_expires_at_ms: deadline, next_action_at_ms: null });
     if (!(await insertPayoutIfNew(trx, fresh))) {
       const original = await findPayoutForMerchant(trx, merchant.id, { merchantRef: draft.merchantRef });
       if (!original) throw new Error(`payouts: merchantRef ${draft.merchantRef} conflicted but cannot be read`);
@@ -47,6 +54,7 @@ export async function acceptPayout(ctx: PayoutContext, merchant: Merchant, reque
     });
     if (reservation.replayed) throw new Error(`payouts: ${fresh.transaction_ref} is new, yet the ledger had its reservation`);
     assertReservationOf(fresh, reservation);
+    if (fresh.status === 'PendingApproval') await enqueuePayoutPendingApproval(trx, fresh, nowMs);
     return fresh;
   });
 }
@@ -59,6 +67,7 @@ function newPayoutRow(
   channel: string,
   fallbacks: readonly string[],
   nowMs: bigint,
+  keyId: string | null,
 ): PayoutsTable {
   return {
     transaction_ref: newId(),
@@ -88,6 +97,10 @@ function newPayoutRow(
     created_at_ms: nowMs,
     updated_at_ms: nowMs,
     completed_at_ms: null,
+    created_by_key_id: keyId,
+    approval_expires_at_ms: null,
+    approval_decided_by_key_id: null,
+    approval_reason: null,
   };
 }
 

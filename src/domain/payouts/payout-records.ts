@@ -19,6 +19,8 @@ export interface PayoutRecord extends Omit<PayoutInitiateRequest, 'currency'> {
   readonly upstreamRef?: string;
   /** The bank's reference (India: the UTR) where the channel gives one besides its own id. */
   readonly utr?: string;
+  /** PendingApproval only: when it fails with APPROVAL_EXPIRED unless decided first. */
+  readonly approvalExpiresAt?: string;
 }
 
 /** The answer of payout/initiate: the record's identity, amounts and status. */
@@ -45,6 +47,7 @@ export function payoutRecord(row: PayoutsTable): PayoutRecord {
     ...(row.failure_reason === null ? {} : { failureReason: row.failure_reason }),
     ...(row.upstream_ref === null ? {} : { upstreamRef: row.upstream_ref }),
     ...(row.utr === null ? {} : { utr: row.utr }),
+    ...(row.approval_expires_at_ms === null ? {} : { approvalExpiresAt: isoFromMs(row.approval_expires_at_ms) }),
   };
 }
 

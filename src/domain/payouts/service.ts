@@ -12,6 +12,10 @@
 //                                       completes or releases the reservation (ledger/payouts.ts)
 //   7. events       payout-events.ts    payout.succeeded / payout.failed in the outcome's transaction
 //
+// Maker-checker (approvals.ts): above a merchant's threshold, intake creates the payout in
+// PendingApproval; another key's approve makes it Initiated (step 4 on), reject or the expiry job
+// ends it Failed through step 6's closePayout.
+//
 // Beside them: payout-records.ts (how a payout is shown), payout-repository.ts (reads and leases),
 // payout-operator.ts (stuck listing, forced query), payout-context.ts (what the module is handed).
 import type { PayoutState } from '../../connectors/channel.js';
@@ -19,6 +23,15 @@ import { notFound } from '../../core/errors.js';
 import type { PooledJob } from '../../core/pooled-job.js';
 import type { Merchant } from '../../merchants/merchant-service.js';
 import { oneReference, type RecordQuery } from '../request-rules.js';
+import {
+  approvalExpiryJob,
+  approvalView,
+  approvePayout,
+  rejectPayout,
+  setApprovalSetting,
+  type Approver,
+  type PayoutApprovalView,
+} from './approvals.js';
 import { acceptPayout } from './intake.js';
 import { applyChannelNews } from './outcomes.js';
 import type { PayoutContext } from './payout-context.js';
@@ -30,12 +43,15 @@ import { payoutSubmissionJob } from './submission-job.js';
 import type { PayoutsTable } from './payout-rows.js';
 
 export type { ForcedQueryResult } from './payout-operator.js';
+export type { PayoutApprovalView } from './approvals.js';
 export type { PayoutChannels, PayoutContext, PayoutLog } from './payout-context.js';
 export type PayoutQuery = RecordQuery;
 
 export interface PayoutJobs {
   /** Submits due payouts, recovers unknown outcomes and polls those in flight (submission-job.ts). */
   readonly submissions: PooledJob<PayoutsTable>;
+  /** Fails pending approvals past their deadline with APPROVAL_EXPIRED (approvals.ts). */
+  readonly approvalExpiry: PooledJob<PayoutsTable>;
 }
 
 export class PayoutService {
@@ -43,12 +59,27 @@ export class PayoutService {
   readonly jobs: PayoutJobs;
 
   constructor(private readonly ctx: PayoutContext) {
-    this.jobs = { submissions: payoutSubmissionJob(ctx) };
+    this.jobs = { submissions: payoutSubmissionJob(ctx), approvalExpiry: approvalExpiryJob(ctx) };
   }
 
   /** Steps 1 to 3: checks the request and accepts the payout with its reservation (or answers the original). */
-  async initiate(merchant: Merchant, request: PayoutInitiateRequest): Promise<PayoutInitiateResult> {
-    return payoutInitiateResult(await acceptPayout(this.ctx, merchant, request));
+  async initiate(merchant: Merchant, request: PayoutInitiateRequest, keyId: string | null = null): Promise<PayoutInitiateResult> {
+    return payoutInitiateResult(await acceptPayout(this.ctx, merchant, request, keyId));
+  }
+
+  /** PendingApproval -> Initiated, signed with another key than the creator's. */
+  async approve(approver: Approver, transactionRef: string, reason?: string): Promise<PayoutRecord> {
+    return payoutRecord(await approvePayout(this.ctx, approver, transactionRef, reason ?? null));
+  }
+
+  /** PendingApproval -> Failed (REJECTED_BY_MERCHANT), funds released. */
+  async reject(approver: Approver, transactionRef: string, reason?: string): Promise<PayoutRecord> {
+    return payoutRecord(await rejectPayout(this.ctx, approver, transactionRef, reason ?? null));
+  }
+
+  /** The approval expiry job once, waited for. */
+  expireApprovals(): Promise<number> {
+    return this.jobs.approvalExpiry.runDue();
   }
 
   async status(merchant: Merchant, query: PayoutQuery): Promise<PayoutRecord> {
@@ -68,11 +99,23 @@ export class PayoutService {
   }
 
   /** Waits for the upstream calls in flight; call after the worker stopped, so their answers are applied. */
-  closeJobs(): Promise<void> {
-    return this.jobs.submissions.close();
+  async closeJobs(): Promise<void> {
+    await Promise.all([this.jobs.submissions.close(), this.jobs.approvalExpiry.close()]);
   }
 
-  // Operator tools (payout-operator.ts).
+  // Operator tools (payout-operator.ts, and the approval setting of approvals.ts).
+
+  approvalSetting(merchantId: string): Promise<PayoutApprovalView> {
+    return approvalView(this.ctx.db, merchantId);
+  }
+
+  setApprovalSetting(
+    merchantId: string,
+    input: { readonly thresholdAmount: Readonly<Record<string, number | null | undefined>> | null; readonly timeoutSeconds?: number },
+    actor: string,
+  ): Promise<PayoutApprovalView> {
+    return setApprovalSetting(this.ctx.db, this.ctx.clock.nowMs(), merchantId, input, actor);
+  }
 
   stuck(olderThanSeconds?: number, limit?: number): Promise<OperatorPayoutView[]> {
     return listStuckPayouts(this.ctx, olderThanSeconds, limit);
