@@ -7326,11 +7326,13 @@ export interface operations {
                 Timestamp: string;
                 /** @description base64 RSA-SHA512 signature by the service's key (GET /v1/public-key) of hex(SHA512(rawBody)) + Timestamp. */
                 Signature: string;
+                /** @description The id of the service key that made Signature, as GET /v1/public-key lists it (keys[].keyId); refetch the list on an id you do not know. */
+                "Signature-Key-Id": string;
                 /** @description The event id (event.id in the body); deduplicate on it. */
                 "webhook-id": string;
                 /** @description The same Unix seconds as Timestamp. */
                 "webhook-timestamp": string;
-                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). */
+                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). After a secret rotation, for the overlap, two space-separated entries: the new secret's, then the replaced one's; either verifying is enough. */
                 "webhook-signature": string;
             };
             path?: never;
@@ -7368,11 +7370,13 @@ export interface operations {
                 Timestamp: string;
                 /** @description base64 RSA-SHA512 signature by the service's key (GET /v1/public-key) of hex(SHA512(rawBody)) + Timestamp. */
                 Signature: string;
+                /** @description The id of the service key that made Signature, as GET /v1/public-key lists it (keys[].keyId); refetch the list on an id you do not know. */
+                "Signature-Key-Id": string;
                 /** @description The event id (event.id in the body); deduplicate on it. */
                 "webhook-id": string;
                 /** @description The same Unix seconds as Timestamp. */
                 "webhook-timestamp": string;
-                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). */
+                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). After a secret rotation, for the overlap, two space-separated entries: the new secret's, then the replaced one's; either verifying is enough. */
                 "webhook-signature": string;
             };
             path?: never;
@@ -7410,11 +7414,13 @@ export interface operations {
                 Timestamp: string;
                 /** @description base64 RSA-SHA512 signature by the service's key (GET /v1/public-key) of hex(SHA512(rawBody)) + Timestamp. */
                 Signature: string;
+                /** @description The id of the service key that made Signature, as GET /v1/public-key lists it (keys[].keyId); refetch the list on an id you do not know. */
+                "Signature-Key-Id": string;
                 /** @description The event id (event.id in the body); deduplicate on it. */
                 "webhook-id": string;
                 /** @description The same Unix seconds as Timestamp. */
                 "webhook-timestamp": string;
-                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). */
+                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). After a secret rotation, for the overlap, two space-separated entries: the new secret's, then the replaced one's; either verifying is enough. */
                 "webhook-signature": string;
             };
             path?: never;
@@ -7452,11 +7458,13 @@ export interface operations {
                 Timestamp: string;
                 /** @description base64 RSA-SHA512 signature by the service's key (GET /v1/public-key) of hex(SHA512(rawBody)) + Timestamp. */
                 Signature: string;
+                /** @description The id of the service key that made Signature, as GET /v1/public-key lists it (keys[].keyId); refetch the list on an id you do not know. */
+                "Signature-Key-Id": string;
                 /** @description The event id (event.id in the body); deduplicate on it. */
                 "webhook-id": string;
                 /** @description The same Unix seconds as Timestamp. */
                 "webhook-timestamp": string;
-                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). */
+                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). After a secret rotation, for the overlap, two space-separated entries: the new secret's, then the replaced one's; either verifying is enough. */
                 "webhook-signature": string;
             };
             path?: never;
@@ -7494,11 +7502,13 @@ export interface operations {
                 Timestamp: string;
                 /** @description base64 RSA-SHA512 signature by the service's key (GET /v1/public-key) of hex(SHA512(rawBody)) + Timestamp. */
                 Signature: string;
+                /** @description The id of the service key that made Signature, as GET /v1/public-key lists it (keys[].keyId); refetch the list on an id you do not know. */
+                "Signature-Key-Id": string;
                 /** @description The event id (event.id in the body); deduplicate on it. */
                 "webhook-id": string;
                 /** @description The same Unix seconds as Timestamp. */
                 "webhook-timestamp": string;
-                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). */
+                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). After a secret rotation, for the overlap, two space-separated entries: the new secret's, then the replaced one's; either verifying is enough. */
                 "webhook-signature": string;
             };
             path?: never;
@@ -7536,11 +7546,13 @@ export interface operations {
                 Timestamp: string;
                 /** @description base64 RSA-SHA512 signature by the service's key (GET /v1/public-key) of hex(SHA512(rawBody)) + Timestamp. */
                 Signature: string;
+                /** @description The id of the service key that made Signature, as GET /v1/public-key lists it (keys[].keyId); refetch the list on an id you do not know. */
+                "Signature-Key-Id": string;
                 /** @description The event id (event.id in the body); deduplicate on it. */
                 "webhook-id": string;
                 /** @description The same Unix seconds as Timestamp. */
                 "webhook-timestamp": string;
-                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). */
+                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). After a secret rotation, for the overlap, two space-separated entries: the new secret's, then the replaced one's; either verifying is enough. */
                 "webhook-signature": string;
             };
             path?: never;
@@ -7578,11 +7590,13 @@ export interface operations {
                 Timestamp: string;
                 /** @description base64 RSA-SHA512 signature by the service's key (GET /v1/public-key) of hex(SHA512(rawBody)) + Timestamp. */
                 Signature: string;
+                /** @description The id of the service key that made Signature, as GET /v1/public-key lists it (keys[].keyId); refetch the list on an id you do not know. */
+                "Signature-Key-Id": string;
                 /** @description The event id (event.id in the body); deduplicate on it. */
                 "webhook-id": string;
                 /** @description The same Unix seconds as Timestamp. */
                 "webhook-timestamp": string;
-                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). */
+                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). After a secret rotation, for the overlap, two space-separated entries: the new secret's, then the replaced one's; either verifying is enough. */
                 "webhook-signature": string;
             };
             path?: never;
@@ -7620,11 +7634,13 @@ export interface operations {
                 Timestamp: string;
                 /** @description base64 RSA-SHA512 signature by the service's key (GET /v1/public-key) of hex(SHA512(rawBody)) + Timestamp. */
                 Signature: string;
+                /** @description The id of the service key that made Signature, as GET /v1/public-key lists it (keys[].keyId); refetch the list on an id you do not know. */
+                "Signature-Key-Id": string;
                 /** @description The event id (event.id in the body); deduplicate on it. */
                 "webhook-id": string;
                 /** @description The same Unix seconds as Timestamp. */
                 "webhook-timestamp": string;
-                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). */
+                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). After a secret rotation, for the overlap, two space-separated entries: the new secret's, then the replaced one's; either verifying is enough. */
                 "webhook-signature": string;
             };
             path?: never;
