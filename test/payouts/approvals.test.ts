@@ -113,6 +113,19 @@ describe('a payout above the threshold', () => {
     expect(hit?.headers['signature-key-id']).toEqual(expect.any(String));
   });
 
+  it("ignores an upstream's news about it and the operator's forced query: it was never sent", async () => {
+    const maker = await makerChecker();
+    const ref = await pendingPayout(maker);
+    for (const status of ['FAILED', 'SUCCESS', 'PROCESSING'] as const) {
+      await server.services.payouts.applyPayoutState(ref, { status, failureReason: 'INVALID_ACCOUNT' });
+    }
+    const forced = await server.admin('POST', `/payouts/${ref}/query`);
+    expect(forced.body.data).toMatchObject({ upstream: null, note: expect.stringContaining('approve') });
+    expect(await row(ref)).toMatchObject({ status: 'PendingApproval', submit_attempts: 0n });
+    expect(await balances(maker.id)).toMatchObject({ held: 6005_00n });
+    expect((await eventsOf(server, ref)).map((e) => e.type)).toEqual(['payout.pending_approval']);
+  });
+
   it('at or below the threshold, or in a currency without one, goes straight on', async () => {
     const maker = await makerChecker();
     await fund(server, maker.id, 'EGP', 100_000_00n);
