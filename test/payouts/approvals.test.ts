@@ -1,11 +1,12 @@
 // Maker-checker payouts through HTTP with signed requests: the operator's setting, payouts above the
 // threshold waiting in PendingApproval with their funds reserved and never sent upstream, approval
 // and rejection by another key of the same merchant (never the creating key, never another
-// merchant), the expiry job, and the events each step sends.
+// merchant), the expiry job, and the events each step sends; batch items above the threshold wait
+// the same way and hold their batch open until they are final.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentClient } from '../../sdk/src/index.js';
 import { startTestServer, type TestMerchant, type TestServer } from '../helpers/server.js';
-import { eventsOf, pause } from '../payments/api-helpers.js';
+import { eventsOf, newMerchantRef, pause } from '../payments/api-helpers.js';
 import { Receiver } from '../webhooks/helpers.js';
 import { fund, payoutBody, stats, until } from './helpers.js';
 
@@ -235,5 +236,71 @@ describe('the approval timeout', () => {
     expect(await balances(maker.id)).toMatchObject({ available: 10_000_00n, held: 0n });
     expect((await eventsOf(server, ref)).map((e) => e.type)).toEqual(['payout.pending_approval', 'payout.failed']);
     expect(await server.services.payouts.expireApprovals()).toBe(0);
+  });
+});
+
+describe('a payout batch with an item above the threshold', () => {
+  const batchEvents = (batchId: string) => eventsOf(server, batchId);
+  const batchOf = (maker: Maker, batchId: string) => maker.client.payoutBatchStatus({ batchId });
+
+  it('stores that item in PendingApproval with its key and event; the batch completes only once the rejection makes it final', async () => {
+    const maker = await makerChecker();
+    const answer = await maker.client.payoutBatch({
+      merchantRef: newMerchantRef(),
+      webhookUrl: receiver.url,
+      items: [payoutBody('INR', 'BANK', { amount: 1000 }), payoutBody('INR', 'BANK', { amount: 6000 }), payoutBody('INR', 'BANK', { amount: 1000 })],
+    });
+    expect(answer).toMatchObject({ ok: true, data: { accepted: 3, refused: 0 } });
+    if (!answer.ok) return;
+    const [small, big, other] = answer.data.items.map((item) => item.transactionRef!);
+    expect(answer.data.items.map((item) => item.status)).toEqual(['Initiated', 'PendingApproval', 'Initiated']);
+    // Every item's funds are reserved, the waiting one's included.
+    expect(await balances(maker.id)).toMatchObject({ available: 10_000_00n - 8015_00n, held: 8015_00n });
+    expect(await row(big!)).toMatchObject({ status: 'PendingApproval', batch_id: answer.data.batchId, created_by_key_id: maker.keyId, next_action_at_ms: null });
+    expect(await row(small!)).toMatchObject({ created_by_key_id: maker.keyId, approval_expires_at_ms: null });
+    expect((await eventsOf(server, big!)).map((e) => e.type)).toEqual(['payout.pending_approval']);
+    // The others are paid; the waiting one is not sent, and keeps the batch open.
+    await until(maker, small!, ['Success']);
+    await until(maker, other!, ['Success']);
+    await server.services.payouts.processDue();
+    const open = await batchOf(maker, answer.data.batchId);
+    expect(open.data).toMatchObject({ completed: false, counts: { PendingApproval: 1, Initiated: 0, Processing: 0, Success: 2, Failed: 0 } });
+    expect(await batchEvents(answer.data.batchId)).toEqual([]);
+    // The key that signed the batch may not decide on its items.
+    expect(await maker.client.payoutReject({ transactionRef: big! })).toMatchObject({ ok: false, status: 403, message: 'APPROVER_SAME_KEY' });
+    const rejected = await maker.checker.payoutReject({ transactionRef: big!, reason: 'not this month' });
+    expect(rejected).toMatchObject({ ok: true, data: { status: 'Failed', failureReason: 'REJECTED_BY_MERCHANT' } });
+    const done = await batchOf(maker, answer.data.batchId);
+    expect(done.data).toMatchObject({ completed: true, counts: { PendingApproval: 0, Success: 2, Failed: 1 } });
+    const events = await batchEvents(answer.data.batchId);
+    expect(events.map((e) => e.type)).toEqual(['payout.batch_completed']);
+    expect(events[0]!.payload).toMatchObject({ completed: true, counts: { PendingApproval: 0, Success: 2, Failed: 1 } });
+    expect(await balances(maker.id)).toMatchObject({ available: 10_000_00n - 2010_00n, held: 0n });
+  });
+
+  it('an approved item goes Initiated and on; the batch completes when it is paid, not when it is approved', async () => {
+    const maker = await makerChecker();
+    const answer = await maker.client.payoutBatch({ merchantRef: newMerchantRef(), items: [payoutBody('INR', 'BANK', { amount: 7000 })] });
+    expect(answer).toMatchObject({ ok: true, data: { accepted: 1, items: [{ status: 'PendingApproval' }] } });
+    if (!answer.ok) return;
+    const ref = answer.data.items[0]!.transactionRef!;
+    const approved = await maker.checker.payoutApprove({ transactionRef: ref });
+    expect(approved).toMatchObject({ ok: true, data: { status: 'Initiated' } });
+    expect((await until(maker, ref, ['Success'])).status).toBe('Success');
+    const done = await batchOf(maker, answer.data.batchId);
+    expect(done.data).toMatchObject({ completed: true, counts: { PendingApproval: 0, Initiated: 0, Success: 1 } });
+    expect((await eventsOf(server, ref)).map((e) => e.type)).toEqual(['payout.pending_approval', 'payout.succeeded']);
+    expect((await batchEvents(answer.data.batchId)).map((e) => e.type)).toEqual(['payout.batch_completed']);
+  });
+
+  it('an item whose approval expires ends Failed and completes its batch', async () => {
+    const maker = await makerChecker(60);
+    const answer = await maker.client.payoutBatch({ merchantRef: newMerchantRef(), items: [payoutBody('INR', 'BANK', { amount: 6000 })] });
+    expect(answer).toMatchObject({ ok: true, data: { accepted: 1, items: [{ status: 'PendingApproval' }] } });
+    if (!answer.ok) return;
+    server.clock.advance(61_000);
+    expect(await until(maker, answer.data.items[0]!.transactionRef!, ['Failed'])).toMatchObject({ failureReason: 'APPROVAL_EXPIRED' });
+    expect((await batchOf(maker, answer.data.batchId)).data).toMatchObject({ completed: true, counts: { Failed: 1 } });
+    expect((await batchEvents(answer.data.batchId)).map((e) => e.type)).toEqual(['payout.batch_completed']);
   });
 });
