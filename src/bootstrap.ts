@@ -19,7 +19,7 @@ import { openStore } from './store/db.js';
 import { startChannels } from './upstreams.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { WebhookService } from './webhooks/service.js';
-import { loadOrCreateServiceKey } from './webhooks/signer.js';
+import { loadOrCreateServiceKey, ServiceKeyring } from './webhooks/signer.js';
 import { checkWebhookUrlSyntax } from './webhooks/ssrf.js';
 import type { Job } from './core/worker.js';
 import { pino } from 'pino';
@@ -62,10 +62,11 @@ export async function buildRuntime(
   const merchants = new MerchantService(store.db, box, clock, {
     rateLimitPerSecond: config.defaultRateLimitPerSecond,
     credentialCacheMs: config.credentialCacheMs,
+    webhookSecretOverlapSeconds: config.rotation.webhookSecretOverlapSeconds,
   });
   const ledger = new LedgerService(store, clock);
   const fees = new FeeService(store.db, clock, { cacheMs: config.credentialCacheMs });
-  const serviceKey = await loadOrCreateServiceKey(store.db, box, clock);
+  const serviceKey = new ServiceKeyring(store.db, box, clock, config.rotation.serviceKeyOverlapSeconds, await loadOrCreateServiceKey(store.db, box, clock));
   const webhooks = new WebhookService(store.db, serviceKey, clock);
   const registry =
     upstream === 'start'

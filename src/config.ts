@@ -63,6 +63,13 @@ export interface Config {
   readonly connectors: ConnectorsConfig;
   /** Webhook delivery: SSRF allow-list and whether plain http is allowed. */
   readonly webhooks: WebhookConfig;
+  /** How long a replaced secret or key keeps working beside its successor after a rotation. */
+  readonly rotation: {
+    /** A merchant's replaced webhook secret signs beside the new one (WEBHOOK_SECRET_OVERLAP_SECONDS). */
+    readonly webhookSecretOverlapSeconds: number;
+    /** The service's replaced RSA key stays listed in /v1/public-key (SERVICE_KEY_OVERLAP_SECONDS). */
+    readonly serviceKeyOverlapSeconds: number;
+  };
   readonly http: HttpConfig;
 }
 
@@ -139,6 +146,10 @@ export function loadConfig(env: Env = process.env): Config {
       refreshMs: int(env, 'ROUTING_REFRESH_MS', 5_000, 0, 300_000),
     },
     webhooks: webhookConfigFromEnv(env),
+    rotation: {
+      webhookSecretOverlapSeconds: int(env, 'WEBHOOK_SECRET_OVERLAP_SECONDS', 86_400, 0, 30 * 86_400),
+      serviceKeyOverlapSeconds: int(env, 'SERVICE_KEY_OVERLAP_SECONDS', 86_400, 0, 30 * 86_400),
+    },
     http: {
       logLevel: env.LOG_LEVEL || 'info',
       bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 1024 * 1024),

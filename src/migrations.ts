@@ -3,16 +3,19 @@
 import { createAuditLog, generaliseAuditLog } from './audit/audit-migrations.js';
 import { createFeeAndLimitOverrides } from './domain/fee-migrations.js';
 import { addLateResolutions, createPaymentTables, indexPaymentCompletion } from './domain/payments/payment-migrations.js';
-import { addPayoutNameChecks } from './domain/payouts/name-check-migrations.js';
+import { addPayoutApprovals } from './domain/payouts/approval-migrations.js';
 import { createPayoutBatches } from './domain/payouts/batch-migrations.js';
+import { addPayoutNameChecks } from './domain/payouts/name-check-migrations.js';
 import { addPayoutFallbacks, createPayoutsTable, dropPayoutsTable } from './domain/payouts/payout-migrations.js';
 import { createUsdtRates } from './domain/rate-migrations.js';
 import { addSignaturePaths, createRateLimitWindows, createUsedSignatures } from './http/request-guard-migrations.js';
 import { createLedgerTables } from './ledger/ledger-migrations.js';
 import { addIpAllowListsAndKeyScopes } from './merchants/access-migrations.js';
 import { createMerchantsAndKeys } from './merchants/merchant-migrations.js';
+import { addPreviousWebhookSecret } from './merchants/webhook-secret-migrations.js';
 import { createRoutingTables } from './routing/routing-migrations.js';
 import { migrationOf, type Migrations } from './store/migrator.js';
+import { addServiceKeyRetirement } from './webhooks/service-key-migrations.js';
 import { createWebhookTables } from './webhooks/webhook-migrations.js';
 
 /** A migration shipped when one file held several modules' tables is now their steps, in the order they first ran. */
@@ -28,4 +31,5 @@ export const MIGRATIONS: Migrations = {
   '0009_name_checks': migrationOf(addPayoutNameChecks),
   '0010_payout_batches': migrationOf(createPayoutBatches),
   '0011_ip_allow_lists_key_scopes': migrationOf(addIpAllowListsAndKeyScopes),
+  '0012_payout_approvals_key_rotation': migrationOf(addPayoutApprovals, addPreviousWebhookSecret, addServiceKeyRetirement),
 };

@@ -161,9 +161,49 @@ export interface paths {
         put?: never;
         /**
          * Send money to a bank account, UPI VPA or mobile wallet
-         * @description Reserves amount + fee from available (then credit) and answers Initiated; the payout reaches the upstream at most once and its outcome arrives by webhook (payout.succeeded / payout.failed) and payout/status. Idempotent per merchantRef: the same body again answers the original payout; another body under a used merchantRef is 409 DUPLICATE_MERCHANT_REF. 422 INSUFFICIENT_BALANCE when amount + fee exceeds available + credit (nothing is stored).
+         * @description Reserves amount + fee from available (then credit) and answers Initiated; the payout reaches the upstream at most once and its outcome arrives by webhook (payout.succeeded / payout.failed) and payout/status. Idempotent per merchantRef: the same body again answers the original payout; another body under a used merchantRef is 409 DUPLICATE_MERCHANT_REF. 422 INSUFFICIENT_BALANCE when amount + fee exceeds available + credit (nothing is stored). Above your approval threshold (operator setting) it answers PendingApproval instead: funds reserved, sent upstream only once another key calls payout/approve.
          */
         post: operations["payoutInitiate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/payout/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a payout waiting in PendingApproval (maker-checker)
+         * @description Sign with another of your keys than the one that initiated the payout. The payout becomes Initiated and goes upstream; its outcome arrives as usual (payout.succeeded / payout.failed).
+         */
+        post: operations["payoutApprove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/payout/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a payout waiting in PendingApproval (maker-checker)
+         * @description Sign with another of your keys than the one that initiated the payout. The payout ends Failed with failureReason REJECTED_BY_MERCHANT, its amount and fee return to your balance, and payout.failed is sent.
+         */
+        post: operations["payoutReject"];
         delete?: never;
         options?: never;
         head?: never;
@@ -235,7 +275,7 @@ export interface paths {
         put?: never;
         /**
          * Send up to 1,000 payouts in one call
-         * @description Each item is an ordinary payout/initiate body, checked and accepted as initiate would (its merchantRef unique among your payouts), with its amount + fee reserved; items are reserved in the order sent. The answer lists every item: accepted (transactionRef) or refused (reason, detail, errors); refused items do not block the others unless atomic is true. Idempotent on the batch merchantRef: the same body again answers the original batch; another body is 409 DUPLICATE_MERCHANT_REF. payout.batch_completed is sent once every accepted item is final. Counts as one request for the rate limit.
+         * @description Each item is an ordinary payout/initiate body, checked and accepted as initiate would (its merchantRef unique among your payouts), with its amount + fee reserved; items are reserved in the order sent. The answer lists every item: accepted (transactionRef) or refused (reason, detail, errors); refused items do not block the others unless atomic is true. Idempotent on the batch merchantRef: the same body again answers the original batch; another body is 409 DUPLICATE_MERCHANT_REF. payout.batch_completed is sent once every accepted item is final. Items above your approval threshold wait in PendingApproval (each announced by payout.pending_approval) as a single payout would, until payout/approve or payout/reject or their timeout; the batch completes only after them. Counts as one request for the rate limit.
          */
         post: operations["payoutBatch"];
         delete?: never;
@@ -462,7 +502,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Rotate the webhook secret (shown once) */
+        /** Rotate the webhook secret (shown once); the replaced one keeps signing beside it for the overlap */
         post: operations["adminRotateWebhookSecret"];
         delete?: never;
         options?: never;
@@ -780,6 +820,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/merchants/{id}/payout-approval": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A merchant's payout approval (maker-checker) setting */
+        get: operations["adminGetPayoutApproval"];
+        /**
+         * Set a merchant's payout approval thresholds and timeout
+         * @description Applies to payouts initiated from now on; payouts already pending keep their deadline.
+         */
+        put: operations["adminSetPayoutApproval"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/service/signing-key/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate the service's webhook signing key (the replaced one stays listed for the overlap) */
+        post: operations["adminRotateServiceKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/held-money": {
         parameters: {
             query?: never;
@@ -975,7 +1053,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The service public key that signs webhooks (Signature header) */
+        /** The service public keys that sign webhooks (Signature header, picked by Signature-Key-Id) */
         get: operations["servicePublicKey"];
         put?: never;
         post?: never;
@@ -1198,6 +1276,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payout.pending_approval": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payout above your approval threshold waits in PendingApproval (funds reserved) for payout/approve or payout/reject signed with another key.
+         * @description Sent to the webhookUrl given at creation, else your default URL for this kind; at least once, so deduplicate on event.id.
+         */
+        post: operations["payoutPending_approvalWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1222,15 +1320,15 @@ export interface components {
          */
         PaymentStatus: "Pending" | "Success" | "Failed" | "Expired" | "Refund";
         /**
-         * @description Initiated -> Processing -> Success | Failed; Initiated -> Failed.
+         * @description Initiated -> Processing -> Success | Failed; Initiated -> Failed. Above your approval threshold: PendingApproval -> Initiated (approved) | Failed (rejected, expired).
          * @enum {string}
          */
-        PayoutStatus: "Initiated" | "Processing" | "Success" | "Failed";
+        PayoutStatus: "PendingApproval" | "Initiated" | "Processing" | "Success" | "Failed";
         /**
          * @description What happened to the payment or payout.
          * @enum {string}
          */
-        WebhookEventType: "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.late_credited" | "payout.succeeded" | "payout.failed" | "payout.batch_completed";
+        WebhookEventType: "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.refunded" | "payment.late_credited" | "payout.succeeded" | "payout.failed" | "payout.batch_completed" | "payout.pending_approval";
         /**
          * @description pending (being delivered or retried), delivered, failed (retries exhausted), no_destination (no URL configured; nothing sent).
          * @enum {string}
@@ -1240,7 +1338,7 @@ export interface components {
          * @description Stable UPPER_SNAKE reason; docs/errors.md says when each is given.
          * @enum {string}
          */
-        ErrorReason: "INVALID_JSON" | "INVALID_REQUEST" | "VALIDATION_FAILED" | "UNSUPPORTED_CURRENCY" | "UNSUPPORTED_METHOD" | "INVALID_BANK_CODE" | "BATCH_REFUSED" | "MISSING_CREDENTIALS" | "INVALID_TIMESTAMP" | "TIMESTAMP_OUT_OF_WINDOW" | "UNKNOWN_MERCHANT" | "INVALID_SIGNATURE" | "SIGNATURE_REUSED" | "UNAUTHORIZED" | "MERCHANT_DISABLED" | "METHOD_NOT_ENABLED" | "IP_NOT_ALLOWED" | "KEY_SCOPE" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "DUPLICATE_MERCHANT_REF" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_BALANCE" | "PAYMENT_NOT_REFUNDABLE" | "REFUND_WINDOW_EXPIRED" | "PAYMENT_NOT_SUCCESSFUL" | "INVALID_ACCOUNT" | "NAME_ENQUIRY_UNAVAILABLE" | "ACCOUNT_NAME_MISMATCH" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+        ErrorReason: "INVALID_JSON" | "INVALID_REQUEST" | "VALIDATION_FAILED" | "UNSUPPORTED_CURRENCY" | "UNSUPPORTED_METHOD" | "INVALID_BANK_CODE" | "BATCH_REFUSED" | "MISSING_CREDENTIALS" | "INVALID_TIMESTAMP" | "TIMESTAMP_OUT_OF_WINDOW" | "UNKNOWN_MERCHANT" | "INVALID_SIGNATURE" | "SIGNATURE_REUSED" | "UNAUTHORIZED" | "MERCHANT_DISABLED" | "METHOD_NOT_ENABLED" | "IP_NOT_ALLOWED" | "KEY_SCOPE" | "FORBIDDEN" | "APPROVER_SAME_KEY" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "DUPLICATE_MERCHANT_REF" | "CONFLICT" | "PAYOUT_NOT_PENDING_APPROVAL" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INSUFFICIENT_BALANCE" | "PAYMENT_NOT_REFUNDABLE" | "REFUND_WINDOW_EXPIRED" | "PAYMENT_NOT_SUCCESSFUL" | "INVALID_ACCOUNT" | "NAME_ENQUIRY_UNAVAILABLE" | "ACCOUNT_NAME_MISMATCH" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
         /** @description The envelope of every error answer. */
         Error: {
             /**
@@ -1410,6 +1508,8 @@ export interface components {
             upstreamRef?: string;
             /** @description The bank's reference of the transfer (India: the UTR), where the channel gives one besides its own id. */
             utr?: string;
+            /** @description PendingApproval only: when the payout fails with APPROVAL_EXPIRED unless approved or rejected first. */
+            approvalExpiresAt?: string;
             /** @description Present when the payout was initiated with nameCheck: true: the check it passed. */
             nameCheck?: {
                 /** @description The account holder's name as the bank resolved it. */
@@ -1501,6 +1601,7 @@ export interface components {
             completedAt?: string;
             /** @description Items per status; Refused counts the items refused at intake. */
             counts: {
+                PendingApproval: number;
                 Initiated: number;
                 Processing: number;
                 Success: number;
@@ -1515,7 +1616,7 @@ export interface components {
                  * @description The payout's status, or Refused.
                  * @enum {string}
                  */
-                status: "Initiated" | "Processing" | "Success" | "Failed" | "Refused";
+                status: "PendingApproval" | "Initiated" | "Processing" | "Success" | "Failed" | "Refused";
                 /** @description Failed: why the payout failed; Refused: the intake reason. */
                 failureReason?: string;
             }[];
@@ -1596,7 +1697,7 @@ export interface components {
                 /** @description The event id, also sent as the webhook-id header; deduplicate on it. */
                 id: string;
                 /** @enum {string} */
-                type: "payout.succeeded" | "payout.failed";
+                type: "payout.succeeded" | "payout.failed" | "payout.pending_approval";
                 createdAt: string;
             };
         };
@@ -1610,11 +1711,28 @@ export interface components {
                 createdAt: string;
             };
         };
+        ServiceKeyEntry: {
+            /** @description As webhooks carry it in the Signature-Key-Id header. */
+            keyId: string;
+            /** @enum {string} */
+            algorithm: "RSA-SHA512";
+            /** @description SPKI PEM */
+            publicKeyPem: string;
+            /** @description current signs now; previous was replaced and is listed until retiresAt. */
+            status: "current" | "previous";
+            createdAt: string;
+            /** @description When a previous key stops being listed; null for the current key. */
+            retiresAt: string | null;
+        };
         PublicKey: {
             /** @enum {string} */
             algorithm: "RSA-SHA512";
-            /** @description SPKI PEM of the service RSA key */
+            /** @description SPKI PEM of the current service RSA key (the one signing now) */
             publicKeyPem: string;
+            /** @description The current key's id. */
+            keyId: string;
+            /** @description The current key first, then replaced keys still within their overlap. */
+            keys: components["schemas"]["ServiceKeyEntry"][];
         };
         /** @enum {string} */
         KeyType: "RSA-SHA512" | "HMAC-SHA256";
@@ -2760,6 +2878,262 @@ export interface operations {
                 };
             };
             /** @description UNAVAILABLE: shutting down, the database is unreachable, or (nameCheck) the bank did not answer the name enquiry; nothing was stored, safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    payoutApprove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The reference the service assigned (UUID v7).
+                     * @example 0193a8f2-7c1e-7d3a-9b5e-2f4c6d8e0a1b
+                     */
+                    transactionRef: string;
+                    /** @description Why; kept on the payout for your records. */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The payout afterwards (Initiated). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["PayoutRecord"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD, INVALID_BANK_CODE. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: MISSING_CREDENTIALS, INVALID_TIMESTAMP, TIMESTAMP_OUT_OF_WINDOW, UNKNOWN_MERCHANT, INVALID_SIGNATURE, SIGNATURE_REUSED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description MERCHANT_DISABLED; IP_NOT_ALLOWED from an address outside the merchant's IP allow-list; KEY_SCOPE when the signing key's scope does not cover this call (see x-key-scope); APPROVER_SAME_KEY: signed with the key that initiated the payout, use another of your keys. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such payout of yours. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYOUT_NOT_PENDING_APPROVAL: the payout is not (or no longer) waiting for approval. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's request rate; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored; quote the Request-Id header. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    payoutReject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The reference the service assigned (UUID v7).
+                     * @example 0193a8f2-7c1e-7d3a-9b5e-2f4c6d8e0a1b
+                     */
+                    transactionRef: string;
+                    /** @description Why; kept on the payout for your records. */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The payout afterwards (Failed). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["PayoutRecord"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD, INVALID_BANK_CODE. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: MISSING_CREDENTIALS, INVALID_TIMESTAMP, TIMESTAMP_OUT_OF_WINDOW, UNKNOWN_MERCHANT, INVALID_SIGNATURE, SIGNATURE_REUSED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description MERCHANT_DISABLED; IP_NOT_ALLOWED from an address outside the merchant's IP allow-list; KEY_SCOPE when the signing key's scope does not cover this call (see x-key-scope); APPROVER_SAME_KEY: signed with the key that initiated the payout, use another of your keys. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such payout of yours. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYOUT_NOT_PENDING_APPROVAL: the payout is not (or no longer) waiting for approval. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's request rate; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored; quote the Request-Id header. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4550,6 +4924,8 @@ export interface operations {
                         message: string;
                         data: {
                             webhookSecret: string;
+                            /** @description Until then webhook-signature carries a second v1, signature by the replaced secret (WEBHOOK_SECRET_OVERLAP_SECONDS); null: no overlap. */
+                            previousSecretExpiresAt: string | null;
                         };
                     };
                 };
@@ -6176,6 +6552,256 @@ export interface operations {
             };
         };
     };
+    adminGetPayoutApproval: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The setting (thresholdAmount null: off). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: {
+                            merchantId: string;
+                            /** @description null: approval is off. */
+                            thresholdAmount: {
+                                /** @description Major units, at most 2 decimals: payouts of a larger amount wait for approval. */
+                                INR?: number;
+                                /** @description Major units, at most 2 decimals: payouts of a larger amount wait for approval. */
+                                EGP?: number;
+                                /** @description Major units, at most 2 decimals: payouts of a larger amount wait for approval. */
+                                NGN?: number;
+                                /** @description Major units, at most 2 decimals: payouts of a larger amount wait for approval. */
+                                IDR?: number;
+                            } | null;
+                            timeoutSeconds: number;
+                        };
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminSetPayoutApproval: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Per currency; a currency left out or null needs no approval. null (or no currency) turns approval off. */
+                    thresholdAmount: {
+                        INR?: number | null;
+                        EGP?: number | null;
+                        NGN?: number | null;
+                        IDR?: number | null;
+                    } | null;
+                    /** @description How long a payout waits before it fails with APPROVAL_EXPIRED; default 86400. */
+                    timeoutSeconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The setting afterwards. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: {
+                            merchantId: string;
+                            /** @description null: approval is off. */
+                            thresholdAmount: {
+                                /** @description Major units, at most 2 decimals: payouts of a larger amount wait for approval. */
+                                INR?: number;
+                                /** @description Major units, at most 2 decimals: payouts of a larger amount wait for approval. */
+                                EGP?: number;
+                                /** @description Major units, at most 2 decimals: payouts of a larger amount wait for approval. */
+                                NGN?: number;
+                                /** @description Major units, at most 2 decimals: payouts of a larger amount wait for approval. */
+                                IDR?: number;
+                            } | null;
+                            timeoutSeconds: number;
+                        };
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such merchant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminRotateServiceKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new current key (public half only). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["ServiceKeyEntry"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: another rotation happened at the same moment. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     adminListHeldMoney: {
         parameters: {
             query?: {
@@ -7457,11 +8083,13 @@ export interface operations {
                 Timestamp: string;
                 /** @description base64 RSA-SHA512 signature by the service's key (GET /v1/public-key) of hex(SHA512(rawBody)) + Timestamp. */
                 Signature: string;
+                /** @description The id of the service key that made Signature, as GET /v1/public-key lists it (keys[].keyId); refetch the list on an id you do not know. */
+                "Signature-Key-Id": string;
                 /** @description The event id (event.id in the body); deduplicate on it. */
                 "webhook-id": string;
                 /** @description The same Unix seconds as Timestamp. */
                 "webhook-timestamp": string;
-                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). */
+                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). After a secret rotation, for the overlap, two space-separated entries: the new secret's, then the replaced one's; either verifying is enough. */
                 "webhook-signature": string;
             };
             path?: never;
@@ -7499,11 +8127,13 @@ export interface operations {
                 Timestamp: string;
                 /** @description base64 RSA-SHA512 signature by the service's key (GET /v1/public-key) of hex(SHA512(rawBody)) + Timestamp. */
                 Signature: string;
+                /** @description The id of the service key that made Signature, as GET /v1/public-key lists it (keys[].keyId); refetch the list on an id you do not know. */
+                "Signature-Key-Id": string;
                 /** @description The event id (event.id in the body); deduplicate on it. */
                 "webhook-id": string;
                 /** @description The same Unix seconds as Timestamp. */
                 "webhook-timestamp": string;
-                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). */
+                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). After a secret rotation, for the overlap, two space-separated entries: the new secret's, then the replaced one's; either verifying is enough. */
                 "webhook-signature": string;
             };
             path?: never;
@@ -7541,11 +8171,13 @@ export interface operations {
                 Timestamp: string;
                 /** @description base64 RSA-SHA512 signature by the service's key (GET /v1/public-key) of hex(SHA512(rawBody)) + Timestamp. */
                 Signature: string;
+                /** @description The id of the service key that made Signature, as GET /v1/public-key lists it (keys[].keyId); refetch the list on an id you do not know. */
+                "Signature-Key-Id": string;
                 /** @description The event id (event.id in the body); deduplicate on it. */
                 "webhook-id": string;
                 /** @description The same Unix seconds as Timestamp. */
                 "webhook-timestamp": string;
-                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). */
+                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). After a secret rotation, for the overlap, two space-separated entries: the new secret's, then the replaced one's; either verifying is enough. */
                 "webhook-signature": string;
             };
             path?: never;
@@ -7583,11 +8215,13 @@ export interface operations {
                 Timestamp: string;
                 /** @description base64 RSA-SHA512 signature by the service's key (GET /v1/public-key) of hex(SHA512(rawBody)) + Timestamp. */
                 Signature: string;
+                /** @description The id of the service key that made Signature, as GET /v1/public-key lists it (keys[].keyId); refetch the list on an id you do not know. */
+                "Signature-Key-Id": string;
                 /** @description The event id (event.id in the body); deduplicate on it. */
                 "webhook-id": string;
                 /** @description The same Unix seconds as Timestamp. */
                 "webhook-timestamp": string;
-                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). */
+                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). After a secret rotation, for the overlap, two space-separated entries: the new secret's, then the replaced one's; either verifying is enough. */
                 "webhook-signature": string;
             };
             path?: never;
@@ -7625,11 +8259,13 @@ export interface operations {
                 Timestamp: string;
                 /** @description base64 RSA-SHA512 signature by the service's key (GET /v1/public-key) of hex(SHA512(rawBody)) + Timestamp. */
                 Signature: string;
+                /** @description The id of the service key that made Signature, as GET /v1/public-key lists it (keys[].keyId); refetch the list on an id you do not know. */
+                "Signature-Key-Id": string;
                 /** @description The event id (event.id in the body); deduplicate on it. */
                 "webhook-id": string;
                 /** @description The same Unix seconds as Timestamp. */
                 "webhook-timestamp": string;
-                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). */
+                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). After a secret rotation, for the overlap, two space-separated entries: the new secret's, then the replaced one's; either verifying is enough. */
                 "webhook-signature": string;
             };
             path?: never;
@@ -7667,11 +8303,13 @@ export interface operations {
                 Timestamp: string;
                 /** @description base64 RSA-SHA512 signature by the service's key (GET /v1/public-key) of hex(SHA512(rawBody)) + Timestamp. */
                 Signature: string;
+                /** @description The id of the service key that made Signature, as GET /v1/public-key lists it (keys[].keyId); refetch the list on an id you do not know. */
+                "Signature-Key-Id": string;
                 /** @description The event id (event.id in the body); deduplicate on it. */
                 "webhook-id": string;
                 /** @description The same Unix seconds as Timestamp. */
                 "webhook-timestamp": string;
-                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). */
+                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). After a secret rotation, for the overlap, two space-separated entries: the new secret's, then the replaced one's; either verifying is enough. */
                 "webhook-signature": string;
             };
             path?: never;
@@ -7709,11 +8347,13 @@ export interface operations {
                 Timestamp: string;
                 /** @description base64 RSA-SHA512 signature by the service's key (GET /v1/public-key) of hex(SHA512(rawBody)) + Timestamp. */
                 Signature: string;
+                /** @description The id of the service key that made Signature, as GET /v1/public-key lists it (keys[].keyId); refetch the list on an id you do not know. */
+                "Signature-Key-Id": string;
                 /** @description The event id (event.id in the body); deduplicate on it. */
                 "webhook-id": string;
                 /** @description The same Unix seconds as Timestamp. */
                 "webhook-timestamp": string;
-                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). */
+                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). After a secret rotation, for the overlap, two space-separated entries: the new secret's, then the replaced one's; either verifying is enough. */
                 "webhook-signature": string;
             };
             path?: never;
@@ -7751,11 +8391,13 @@ export interface operations {
                 Timestamp: string;
                 /** @description base64 RSA-SHA512 signature by the service's key (GET /v1/public-key) of hex(SHA512(rawBody)) + Timestamp. */
                 Signature: string;
+                /** @description The id of the service key that made Signature, as GET /v1/public-key lists it (keys[].keyId); refetch the list on an id you do not know. */
+                "Signature-Key-Id": string;
                 /** @description The event id (event.id in the body); deduplicate on it. */
                 "webhook-id": string;
                 /** @description The same Unix seconds as Timestamp. */
                 "webhook-timestamp": string;
-                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). */
+                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). After a secret rotation, for the overlap, two space-separated entries: the new secret's, then the replaced one's; either verifying is enough. */
                 "webhook-signature": string;
             };
             path?: never;
@@ -7764,6 +8406,50 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PayoutBatchWebhook"];
+            };
+        };
+        responses: {
+            /** @description Acknowledged: any 2xx within 15 seconds; the body is ignored (SUCCESS as plain text is fine). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 15 seconds: retried with backoff for about 28 hours, then marked failed. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutPending_approvalWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Your merchant id. */
+                MerchantID: string;
+                /** @description Unix seconds when this attempt was signed. */
+                Timestamp: string;
+                /** @description base64 RSA-SHA512 signature by the service's key (GET /v1/public-key) of hex(SHA512(rawBody)) + Timestamp. */
+                Signature: string;
+                /** @description The id of the service key that made Signature, as GET /v1/public-key lists it (keys[].keyId); refetch the list on an id you do not know. */
+                "Signature-Key-Id": string;
+                /** @description The event id (event.id in the body); deduplicate on it. */
+                "webhook-id": string;
+                /** @description The same Unix seconds as Timestamp. */
+                "webhook-timestamp": string;
+                /** @description v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). After a secret rotation, for the overlap, two space-separated entries: the new secret's, then the replaced one's; either verifying is enough. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutWebhook"];
             };
         };
         responses: {

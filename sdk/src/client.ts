@@ -20,6 +20,7 @@ import type {
   PayoutBatchRequest,
   PayoutBatchResult,
   PayoutBatchStatus,
+  PayoutDecisionRequest,
   PayoutInitiateRequest,
   PayoutInitiateResult,
   PayoutRecord,
@@ -205,6 +206,19 @@ export class PaymentClient {
 
   payoutStatus(query: RecordQuery): Promise<ApiResult<PayoutRecord>> {
     return this.request('payout/status', query);
+  }
+
+  /**
+   * Approves a payout waiting in PendingApproval (maker-checker). Sign with another key than the one
+   * that initiated it: construct a second client with that key. 403 APPROVER_SAME_KEY otherwise.
+   */
+  payoutApprove(request: PayoutDecisionRequest): Promise<ApiResult<PayoutRecord>> {
+    return this.request('payout/approve', request);
+  }
+
+  /** Rejects a payout waiting in PendingApproval: it ends Failed (REJECTED_BY_MERCHANT), the funds come back. */
+  payoutReject(request: PayoutDecisionRequest): Promise<ApiResult<PayoutRecord>> {
+    return this.request('payout/reject', request);
   }
 
   /** Same answer as `payoutStatus`, under the original provider's name. */

@@ -61,6 +61,8 @@ export type PayoutBatchItemResult = Schemas['PayoutBatchItemResult'];
 export type PayoutBatchQuery = { merchantRef: string } | { batchId: string };
 /** payout/batchStatus: counts per status and every item's status. */
 export type PayoutBatchStatus = Schemas['PayoutBatchStatus'];
+/** payout/approve and payout/reject: the payout waiting in PendingApproval, and an optional reason. */
+export type PayoutDecisionRequest = JsonBody<'payoutApprove'>;
 
 export type CurrencyRequest = JsonBody<'accountBalance'>;
 export type BankEntry = Schemas['BankEntry'];
@@ -80,6 +82,9 @@ export type WebhookPayload = PaymentWebhookPayload | PayoutWebhookPayload | Payo
 export type WebhookEventInfo = WebhookPayload['event'];
 
 export type WebhookDeliveryStatus = Schemas['WebhookDeliveryStatus'];
+/** GET /v1/public-key: the current key (its PEM at the top level) and every key still listed, by id. */
+export type ServicePublicKeys = Schemas['PublicKey'];
+export type ServiceKeyEntry = Schemas['ServiceKeyEntry'];
 /** One webhook event as the merchant's event log lists it. */
 export type WebhookEventSummary = Schemas['WebhookEvent'];
 export type WebhookAttempt = Schemas['WebhookAttempt'];

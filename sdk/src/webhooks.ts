@@ -1,8 +1,10 @@
 // Verifying the webhooks the service sends (contract section 8). Each delivery carries two independent
 // signatures; a receiver checks whichever it prefers:
 //  - `Timestamp` + `Signature`: the service's RSA key over hex(SHA512(rawBody)) + Timestamp, as for requests;
+//    `Signature-Key-Id` names the key (GET /v1/public-key lists the current and the replaced one by id);
 //  - Standard Webhooks `webhook-id` / `webhook-timestamp` / `webhook-signature`: HMAC-SHA256 with the merchant's
-//    `whsec_` secret, so any Standard Webhooks library verifies them too.
+//    `whsec_` secret, so any Standard Webhooks library verifies them too. During a secret rotation's overlap
+//    the header holds two `v1,` entries (new and old secret); a receiver may hold either or both.
 import { createHmac, type KeyObject } from 'node:crypto';
 import { bytesEqual, decodeBase64Strict, verifyRsaSha512, type RawBody } from './signing.js';
 import type { WebhookPayload } from './types.js';
@@ -10,7 +12,8 @@ import type { WebhookPayload } from './types.js';
 /** Node's `req.headers`, a plain object with any-case keys, or a fetch `Headers`. */
 export type HeaderInput = Headers | Record<string, string | string[] | undefined>;
 
-export type WebhookFailureReason = 'MISSING_HEADERS' | 'STALE' | 'BAD_SIGNATURE' | 'INVALID_BODY';
+/** UNKNOWN_KEY: Signature-Key-Id names none of the keys given: fetch GET /v1/public-key again. */
+export type WebhookFailureReason = 'MISSING_HEADERS' | 'STALE' | 'BAD_SIGNATURE' | 'INVALID_BODY' | 'UNKNOWN_KEY';
 
 export type WebhookVerification<T> = { ok: true; event: T } | { ok: false; reason: WebhookFailureReason };
 
@@ -24,13 +27,25 @@ interface CommonOptions {
   nowSeconds?: number;
 }
 
+/** One of the service's public keys, as GET /v1/public-key lists them in `keys`. */
+export interface ServicePublicKeyRef {
+  readonly keyId: string;
+  readonly publicKeyPem: string | KeyObject;
+}
+
 export interface VerifyWebhookSignatureOptions extends CommonOptions {
-  servicePublicKeyPem: string | KeyObject;
+  /** One key, checked whatever Signature-Key-Id says (the single key of before rotations). */
+  servicePublicKeyPem?: string | KeyObject;
+  /**
+   * Several keys by id (`keys` of GET /v1/public-key): the one the Signature-Key-Id header names
+   * verifies; an id none of them has fails with UNKNOWN_KEY. Without the header, any may verify.
+   */
+  servicePublicKeys?: readonly ServicePublicKeyRef[];
 }
 
 export interface VerifyStandardWebhookOptions extends CommonOptions {
-  /** `whsec_` followed by the base64 key. */
-  secret: string;
+  /** `whsec_` followed by the base64 key; or several (old and new, while rotating): any one may verify. */
+  secret: string | readonly string[];
 }
 
 const DEFAULT_TOLERANCE_SECONDS = 300;
@@ -75,10 +90,22 @@ export function verifyWebhookSignature<T = WebhookPayload>(
   }
   // The window is checked before the comparatively costly RSA verification.
   if (!isFresh(timestamp, options)) return { ok: false, reason: 'STALE' };
-  if (!verifyRsaSha512(options.servicePublicKeyPem, options.body, timestampText, signature)) {
+  const candidates = rsaKeysFor(options, headerValue(options.headers, 'signature-key-id'));
+  if (candidates.length === 0) return { ok: false, reason: 'UNKNOWN_KEY' };
+  if (!candidates.some((key) => verifyRsaSha512(key, options.body, timestampText, signature))) {
     return { ok: false, reason: 'BAD_SIGNATURE' };
   }
   return parseBody<T>(options.body);
+}
+
+/** The keys that may have signed: the one named by Signature-Key-Id when several are given by id. */
+function rsaKeysFor(options: VerifyWebhookSignatureOptions, keyId: string | undefined): (string | KeyObject)[] {
+  if (options.servicePublicKeys !== undefined) {
+    const named = keyId === undefined ? options.servicePublicKeys : options.servicePublicKeys.filter((key) => key.keyId === keyId);
+    return named.map((key) => key.publicKeyPem);
+  }
+  if (options.servicePublicKeyPem === undefined) throw new TypeError('verifyWebhookSignature needs servicePublicKeyPem or servicePublicKeys');
+  return [options.servicePublicKeyPem];
 }
 
 function standardWebhookKey(secret: string): Buffer {
@@ -115,7 +142,22 @@ export function verifyStandardWebhook<T = WebhookPayload>(
   const signatures = headerValue(options.headers, 'webhook-signature');
   if (!id || timestamp === undefined || !signatures) return { ok: false, reason: 'MISSING_HEADERS' };
   if (!isFresh(timestamp, options)) return { ok: false, reason: 'STALE' };
-  const expected = standardWebhookMac(options.secret, id, timestamp, options.body);
-  if (!anySignatureMatches(signatures, expected)) return { ok: false, reason: 'BAD_SIGNATURE' };
+  const secrets = typeof options.secret === 'string' ? [options.secret] : options.secret;
+  const matched = secrets.some((secret) => anySignatureMatches(signatures, standardWebhookMac(secret, id, timestamp, options.body)));
+  if (!matched) return { ok: false, reason: 'BAD_SIGNATURE' };
   return parseBody<T>(options.body);
+}
+
+/**
+ * Fetches GET /v1/public-key: the current key and any replaced key still in its overlap, for
+ * `servicePublicKeys`. Refetch when a webhook names a key id you do not have (UNKNOWN_KEY).
+ */
+export async function fetchServicePublicKeys(baseUrl: string, fetchFn: typeof fetch = (input, init) => fetch(input, init)): Promise<ServicePublicKeyRef[]> {
+  const response = await fetchFn(`${baseUrl.replace(/\/+$/, '')}/v1/public-key`, { method: 'GET' });
+  if (!response.ok) throw new Error(`GET /v1/public-key answered HTTP ${response.status}`);
+  const envelope = (await response.json()) as { data?: { publicKeyPem?: string; keyId?: string; keys?: ServicePublicKeyRef[] } };
+  const data = envelope.data ?? {};
+  if (Array.isArray(data.keys)) return data.keys.map((key) => ({ keyId: key.keyId, publicKeyPem: key.publicKeyPem }));
+  if (typeof data.publicKeyPem === 'string') return [{ keyId: data.keyId ?? 'webhook-signing', publicKeyPem: data.publicKeyPem }];
+  throw new Error('GET /v1/public-key answered no key');
 }

@@ -9,3 +9,9 @@ export function merchantOf(request: FastifyRequest): Merchant {
   if (!request.merchant) throw new AppError('INTERNAL_ERROR', 'Route reached without authentication.');
   return request.merchant;
 }
+
+/** The id of the API key that signed the request (auth.ts sets request.signingKey beside the merchant). */
+export function apiKeyIdOf(request: FastifyRequest): string {
+  if (!request.signingKey) throw new AppError('INTERNAL_ERROR', 'Route reached without authentication.');
+  return request.signingKey.id;
+}

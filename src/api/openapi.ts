@@ -25,6 +25,7 @@ const SENT_WHEN: Readonly<Record<WebhookEventType, string>> = {
   'payout.succeeded': 'A payout reached Success.',
   'payout.failed': 'A payout reached Failed; its amount and fee are back in your balance.',
   'payout.batch_completed': 'Every accepted item of a payout batch reached Success or Failed (sent once per batch).',
+  'payout.pending_approval': 'A payout above your approval threshold waits in PendingApproval (funds reserved) for payout/approve or payout/reject signed with another key.',
 };
 
 const header = (name: string, description: string) => ({ name, in: 'header' as const, required: true, description, schema: { type: 'string' as const } });
@@ -33,9 +34,14 @@ const WEBHOOK_HEADERS = [
   header('MerchantID', 'Your merchant id.'),
   header('Timestamp', 'Unix seconds when this attempt was signed.'),
   header('Signature', "base64 RSA-SHA512 signature by the service's key (GET /v1/public-key) of hex(SHA512(rawBody)) + Timestamp."),
+  header('Signature-Key-Id', 'The id of the service key that made Signature, as GET /v1/public-key lists it (keys[].keyId); refetch the list on an id you do not know.'),
   header('webhook-id', 'The event id (event.id in the body); deduplicate on it.'),
   header('webhook-timestamp', 'The same Unix seconds as Timestamp.'),
-  header('webhook-signature', 'v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks).'),
+  header(
+    'webhook-signature',
+    'v1, + base64 HMAC-SHA256 with your whsec_ secret of webhook-id.webhook-timestamp.rawBody (Standard Webhooks). After a secret rotation, for the ' +
+      'overlap, two space-separated entries: the new secret\'s, then the replaced one\'s; either verifying is enough.',
+  ),
 ];
 
 const camel = (type: string): string => type.replace(/\.(\w)/, (_match, letter: string) => letter.toUpperCase());

@@ -12,7 +12,7 @@ import { MERCHANT_REF_PATTERN, URL_MAX_LENGTH } from '../domain/request-rules.js
 import { ok } from '../http/envelope.js';
 import { toAppError } from '../http/errors.js';
 import { Text } from '../http/text.js';
-import { merchantOf } from './merchant-request.js';
+import { apiKeyIdOf, merchantOf } from './merchant-request.js';
 import { InitiateBody } from './payout.js';
 import { PayoutBatchResult, PayoutBatchStatus } from './schemas/payout-batch.js';
 import { merchantRefField } from './schemas/references.js';
@@ -72,6 +72,8 @@ export const payoutBatchRoutes: FastifyPluginAsyncTypebox<PayoutBatchRouteOption
           'amount + fee reserved; items are reserved in the order sent. The answer lists every item: accepted (transactionRef) or refused (reason, ' +
           'detail, errors); refused items do not block the others unless atomic is true. Idempotent on the batch merchantRef: the same body again ' +
           'answers the original batch; another body is 409 DUPLICATE_MERCHANT_REF. payout.batch_completed is sent once every accepted item is final. ' +
+          'Items above your approval threshold wait in PendingApproval (each announced by payout.pending_approval) as a single payout would, ' +
+          'until payout/approve or payout/reject or their timeout; the batch completes only after them. ' +
           'Counts as one request for the rate limit.',
         security: MERCHANT_SECURITY,
         body: BatchBody,
@@ -102,7 +104,7 @@ export const payoutBatchRoutes: FastifyPluginAsyncTypebox<PayoutBatchRouteOption
         items,
         // atomic: false and no atomic are the same batch.
         requestHash: batchRequestHash({ ...body, atomic: body.atomic ?? false }),
-      });
+      }, apiKeyIdOf(request));
       return ok(answer);
     },
   );

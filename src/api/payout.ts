@@ -14,12 +14,12 @@ import {
 import { ACCOUNT_MAX_LENGTH, BANK_CODE_MAX_LENGTH } from '../domain/payouts/payout-request.js';
 import type { PayoutService } from '../domain/payouts/service.js';
 import { ok } from '../http/envelope.js';
-import { merchantOf } from './merchant-request.js';
+import { apiKeyIdOf, merchantOf } from './merchant-request.js';
 import { registerRecordLookup } from './record-lookup.js';
 import { CurrencyField } from './schemas/currency.js';
 import { PayoutMethod } from './schemas/enums.js';
 import { AccountInquiryResult, PayoutInitiateResult, PayoutRecord } from './schemas/payout.js';
-import { merchantRefField, statusBody } from './schemas/references.js';
+import { merchantRefField, statusBody, TransactionRef } from './schemas/references.js';
 import { errorResponse, MERCHANT_SECURITY, merchantErrors, SuccessEnvelope } from './schemas/responses.js';
 import { ref } from './schemas/shared.js';
 
@@ -78,9 +78,27 @@ const InquiryBody = Type.Object(
 
 const StatusBody = statusBody(MerchantRef);
 
+const DecisionBody = Type.Object(
+  {
+    transactionRef: TransactionRef,
+    reason: Type.Optional(Text({ minLength: 1, maxLength: 500, description: 'Why; kept on the payout for your records.' })),
+  },
+  { additionalProperties: false },
+);
+
 export interface PayoutRouteOptions {
-  readonly payouts: Pick<PayoutService, 'initiate' | 'status' | 'accountInquiry'>;
+  readonly payouts: Pick<PayoutService, 'initiate' | 'status' | 'accountInquiry' | 'approve' | 'reject'>;
 }
+
+const decisionErrors = {
+  ...merchantErrors,
+  403: errorResponse(
+    "MERCHANT_DISABLED; IP_NOT_ALLOWED from an address outside the merchant's IP allow-list; KEY_SCOPE when the signing key's scope does not " +
+      'cover this call (see x-key-scope); APPROVER_SAME_KEY: signed with the key that initiated the payout, use another of your keys.',
+  ),
+  404: errorResponse('NOT_FOUND: no such payout of yours.'),
+  409: errorResponse('PAYOUT_NOT_PENDING_APPROVAL: the payout is not (or no longer) waiting for approval.'),
+};
 
 export const payoutRoutes: FastifyPluginAsyncTypebox<PayoutRouteOptions> = async (app, { payouts }) => {
   app.post(
@@ -95,7 +113,8 @@ export const payoutRoutes: FastifyPluginAsyncTypebox<PayoutRouteOptions> = async
           'Reserves amount + fee from available (then credit) and answers Initiated; the payout reaches the upstream at most once and ' +
           'its outcome arrives by webhook (payout.succeeded / payout.failed) and payout/status. Idempotent per merchantRef: the same body ' +
           'again answers the original payout; another body under a used merchantRef is 409 DUPLICATE_MERCHANT_REF. ' +
-          '422 INSUFFICIENT_BALANCE when amount + fee exceeds available + credit (nothing is stored).',
+          '422 INSUFFICIENT_BALANCE when amount + fee exceeds available + credit (nothing is stored). Above your approval threshold ' +
+          '(operator setting) it answers PendingApproval instead: funds reserved, sent upstream only once another key calls payout/approve.',
         security: MERCHANT_SECURITY,
         body: InitiateBody,
         response: {
@@ -110,7 +129,47 @@ export const payoutRoutes: FastifyPluginAsyncTypebox<PayoutRouteOptions> = async
         },
       },
     },
-    async (request) => ok(await payouts.initiate(merchantOf(request), request.body)),
+    async (request) => ok(await payouts.initiate(merchantOf(request), request.body, apiKeyIdOf(request))),
+  );
+
+  app.post(
+    '/payout/approve',
+    {
+      config: { changesState: true, keyScope: 'payouts', movesMoney: true },
+      schema: {
+        operationId: 'payoutApprove',
+        tags: ['payout'],
+        summary: 'Approve a payout waiting in PendingApproval (maker-checker)',
+        description:
+          'Sign with another of your keys than the one that initiated the payout. The payout becomes Initiated and goes upstream; ' +
+          'its outcome arrives as usual (payout.succeeded / payout.failed).',
+        security: MERCHANT_SECURITY,
+        body: DecisionBody,
+        response: { 200: SuccessEnvelope(ref(PayoutRecord), 'The payout afterwards (Initiated).'), ...decisionErrors },
+      },
+    },
+    async (request) =>
+      ok(await payouts.approve({ merchant: merchantOf(request), keyId: apiKeyIdOf(request) }, request.body.transactionRef, request.body.reason)),
+  );
+
+  app.post(
+    '/payout/reject',
+    {
+      config: { changesState: true, keyScope: 'payouts', movesMoney: true },
+      schema: {
+        operationId: 'payoutReject',
+        tags: ['payout'],
+        summary: 'Reject a payout waiting in PendingApproval (maker-checker)',
+        description:
+          'Sign with another of your keys than the one that initiated the payout. The payout ends Failed with failureReason ' +
+          'REJECTED_BY_MERCHANT, its amount and fee return to your balance, and payout.failed is sent.',
+        security: MERCHANT_SECURITY,
+        body: DecisionBody,
+        response: { 200: SuccessEnvelope(ref(PayoutRecord), 'The payout afterwards (Failed).'), ...decisionErrors },
+      },
+    },
+    async (request) =>
+      ok(await payouts.reject({ merchant: merchantOf(request), keyId: apiKeyIdOf(request) }, request.body.transactionRef, request.body.reason)),
   );
 
   app.post(

@@ -1,6 +1,7 @@
 // Every command of the operator command line, in the order `--help` prints them; the docs test
 // reads the same list, so a command cannot be added without its row in docs/operations.md.
 import { merchantCommands } from './merchant-commands.js';
+import { approvalCommands } from './approval-commands.js';
 import { ledgerCommands } from './ledger-commands.js';
 import { webhookCommands } from './webhook-commands.js';
 import { payoutCommands } from './payout-commands.js';
@@ -19,4 +20,5 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   ...auditCommands,
   ...recordCommands,
   ...connectorCommands,
+  ...approvalCommands,
 ];

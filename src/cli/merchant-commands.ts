@@ -125,9 +125,10 @@ export const merchantCommands: CliCommand[] = [
   },
   {
     name: 'merchant webhook-secret',
-    summary: 'Rotate the merchant webhook secret and print the new one',
+    summary: 'Rotate the merchant webhook secret and print the new one (the old one keeps signing for WEBHOOK_SECRET_OVERLAP_SECONDS)',
     usage: 'merchant webhook-secret --merchant ID',
     async run(args, services, io) {
+      // Only the secret, so scripts can capture it; the overlap is WEBHOOK_SECRET_OVERLAP_SECONDS (docs/webhooks.md).
       io.out(await services.merchants.rotateWebhookSecret(requireFlag(args, 'merchant'), cliActor()));
       return 0;
     },

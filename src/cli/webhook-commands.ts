@@ -69,7 +69,7 @@ export const webhookCommands: CliCommand[] = [
     summary: 'Print the public key (PEM) that verifies the Signature header of every webhook',
     usage: 'service public-key',
     async run(_args, services, io) {
-      io.out(services.webhooks.servicePublicKeyPem().trimEnd());
+      io.out((await services.webhooks.servicePublicKeyPem()).trimEnd());
       return 0;
     },
   },

@@ -23,11 +23,27 @@ export async function merchantWebhookUrls(db: Executor, merchantId: string): Pro
   return row && { payment: row.payment_webhook_url, payout: row.payout_webhook_url };
 }
 
+/** A merchant's webhook secrets, sealed: the current one, and the replaced one while its overlap lasts. */
+export interface SealedWebhookSecrets {
+  readonly current: string;
+  readonly previous: string | null;
+}
+
 /**
- * The webhook secret of each listed merchant that exists, still sealed with the service's key, by
- * merchant id: the caller opens each one and decides what an unreadable secret means.
+ * The webhook secrets of each listed merchant that exists, still sealed with the service's key, by
+ * merchant id: the caller opens each one and decides what an unreadable secret means. A replaced
+ * secret is included only until its overlap ends at `nowMs`.
  */
-export async function sealedWebhookSecrets(db: Executor, merchantIds: readonly string[]): Promise<Map<string, string>> {
-  const rows = await db.selectFrom('merchants').select(['id', 'webhook_secret_enc']).where('id', 'in', merchantIds).execute();
-  return new Map(rows.map((row) => [row.id, row.webhook_secret_enc]));
+export async function sealedWebhookSecrets(db: Executor, merchantIds: readonly string[], nowMs: number): Promise<Map<string, SealedWebhookSecrets>> {
+  const rows = await db
+    .selectFrom('merchants')
+    .select(['id', 'webhook_secret_enc', 'previous_webhook_secret_enc', 'previous_webhook_secret_until_ms'])
+    .where('id', 'in', merchantIds)
+    .execute();
+  return new Map(
+    rows.map((row) => {
+      const live = row.previous_webhook_secret_until_ms !== null && row.previous_webhook_secret_until_ms > BigInt(nowMs);
+      return [row.id, { current: row.webhook_secret_enc, previous: live ? row.previous_webhook_secret_enc : null }];
+    }),
+  );
 }

@@ -16,6 +16,9 @@ export interface MerchantsTable {
   ip_allow_list: string | null;
   /** Which calls the allow-list guards: those that move money out, or every call. */
   ip_allow_scope: Generated<'money' | 'all'>;
+  /** The secret replaced by the last rotation, still signing beside the new one until the time below. */
+  previous_webhook_secret_enc: string | null;
+  previous_webhook_secret_until_ms: bigint | null;
   created_at_ms: bigint;
   updated_at_ms: bigint;
 }

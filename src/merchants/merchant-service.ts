@@ -14,6 +14,8 @@ import { ipAllowGuardOf, ipAllowListOf, normaliseCidrs, type IpAllowGuard, type 
 export type KeyType = 'RSA-SHA512' | 'HMAC-SHA256';
 export const MAX_ACTIVE_KEYS = 2;
 export const MAX_RATE_LIMIT_PER_SECOND = 1_000_000;
+/** How long a replaced webhook secret keeps signing beside the new one (WEBHOOK_SECRET_OVERLAP_SECONDS). */
+export const DEFAULT_WEBHOOK_SECRET_OVERLAP_SECONDS = 86_400;
 
 function checkRateLimit(perSecond: number): void {
   if (!Number.isInteger(perSecond) || perSecond < 1 || perSecond > MAX_RATE_LIMIT_PER_SECOND) {
@@ -153,7 +155,7 @@ export class MerchantService {
     private readonly db: Db,
     private readonly box: SecretBox,
     private readonly clock: Clock,
-    private readonly defaults: { readonly rateLimitPerSecond: number; readonly credentialCacheMs: number },
+    private readonly defaults: { readonly rateLimitPerSecond: number; readonly credentialCacheMs: number; readonly webhookSecretOverlapSeconds?: number },
   ) {}
 
   async create(input: CreateMerchantInput, actor: string): Promise<CreatedMerchant> {
@@ -233,11 +235,38 @@ export class MerchantService {
     return ipAllowListOf(row.ip_allow_list, row.ip_allow_scope);
   }
 
-  /** Replaces the webhook secret and returns the new one (shown once). */
+  /** Replaces the webhook secret and returns the new one (shown once); see rotateWebhookSecretWithOverlap. */
   async rotateWebhookSecret(id: string, actor: string): Promise<string> {
+    return (await this.rotateWebhookSecretWithOverlap(id, actor)).webhookSecret;
+  }
+
+  /**
+   * Replaces the webhook secret. The replaced one keeps signing beside the new one (two `v1,`
+   * entries in webhook-signature) until the overlap ends, so receivers can switch without losing a
+   * delivery; a second rotation within the overlap drops the oldest. Overlap 0 replaces at once.
+   */
+  async rotateWebhookSecretWithOverlap(id: string, actor: string): Promise<{ webhookSecret: string; previousSecretExpiresAt: string | null }> {
     const secret = newWebhookSecret();
-    await this.update(id, { webhook_secret_enc: this.box.seal(secret) }, { actor, action: 'merchant.webhook_secret' });
-    return secret;
+    const overlapSeconds = this.defaults.webhookSecretOverlapSeconds ?? DEFAULT_WEBHOOK_SECRET_OVERLAP_SECONDS;
+    const nowMs = this.clock.nowMs();
+    const until = overlapSeconds > 0 ? nowMs + overlapSeconds * 1000 : null;
+    await this.db.transaction().execute(async (trx) => {
+      // One statement copies the current secret aside: concurrent rotations cannot lose one in between.
+      const result = await trx
+        .updateTable('merchants')
+        .set((eb) => ({
+          previous_webhook_secret_enc: until === null ? null : eb.ref('webhook_secret_enc'),
+          previous_webhook_secret_until_ms: until === null ? null : BigInt(until),
+          webhook_secret_enc: this.box.seal(secret),
+          updated_at_ms: BigInt(nowMs),
+        }))
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (result.numUpdatedRows === 0n) throw new AppError('NOT_FOUND', `No merchant ${id}.`);
+      await recordAudit(trx, { actor, action: 'merchant.webhook_secret', target: id, merchantId: id, details: { overlapSeconds }, nowMs });
+    });
+    this.forget(id);
+    return { webhookSecret: secret, previousSecretExpiresAt: until === null ? null : iso(until) };
   }
 
   async webhookSecret(id: string): Promise<string> {

@@ -9,7 +9,7 @@ import type { Store } from '../store/db.js';
 import type { Job } from '../core/worker.js';
 import { claimDueEvents, recordResults, type AttemptResult, type ClaimedEvent } from './queue.js';
 import { WebhookSender, type DeliveryOutcome } from './sender.js';
-import { deliveryHeaders, type ServiceKey } from './signer.js';
+import { deliveryHeaders, ServiceKeyring, type ServiceKey } from './signer.js';
 import type { HostResolver, WebhookConfig } from './ssrf.js';
 
 export const DEFAULT_CONCURRENCY = 32;
@@ -22,7 +22,8 @@ export interface DispatcherOptions {
   readonly store: Pick<Store, 'db' | 'kind'>;
   /** Opens the merchants' sealed webhook secrets. */
   readonly box: SecretBox;
-  readonly serviceKey: ServiceKey;
+  /** The keyring (the service: follows rotations), or one fixed key. */
+  readonly serviceKey: ServiceKey | ServiceKeyring;
   readonly clock: Clock;
   readonly config: WebhookConfig;
   readonly concurrency?: number;
@@ -34,6 +35,11 @@ export interface DispatcherOptions {
   readonly resolve?: HostResolver;
   /** Source of the retry jitter, in [0, 1). */
   readonly random?: () => number;
+}
+
+interface MerchantSecrets {
+  readonly current: string;
+  readonly previous: string | null;
 }
 
 const notSent = (error: string): DeliveryOutcome => ({ delivered: false, httpStatus: null, error, responseSnippet: null, durationMs: 0 });
@@ -97,16 +103,24 @@ export class WebhookDispatcher {
   }
 
   /**
-   * The `whsec_` secret of each merchant in the batch, read fresh so a rotation applies at once. A
-   * secret that does not open is left out: its events fail their attempt instead of stalling the batch.
+   * The `whsec_` secrets of each merchant in the batch (the current one, and the replaced one while
+   * its overlap lasts), read fresh so a rotation applies at once. A current secret that does not
+   * open leaves the merchant out: its events fail their attempt instead of stalling the batch.
    */
-  private async webhookSecrets(events: readonly ClaimedEvent[]): Promise<Map<string, string>> {
+  private async webhookSecrets(events: readonly ClaimedEvent[]): Promise<Map<string, MerchantSecrets>> {
     const ids = [...new Set(events.map((event) => event.merchantId))];
-    const sealed = await sealedWebhookSecrets(this.options.store.db, ids);
-    const secrets = new Map<string, string>();
+    const sealed = await sealedWebhookSecrets(this.options.store.db, ids, this.options.clock.nowMs());
+    const secrets = new Map<string, MerchantSecrets>();
     for (const [merchantId, secret] of sealed) {
       try {
-        secrets.set(merchantId, this.options.box.open(secret));
+        const current = this.options.box.open(secret.current);
+        let previous: string | null = null;
+        try {
+          previous = secret.previous === null ? null : this.options.box.open(secret.previous);
+        } catch {
+          // The replaced secret only adds a second signature; without it the current one still signs.
+        }
+        secrets.set(merchantId, { current, previous });
       } catch {
         // Reported through the attempt's error ("merchant webhook secret unreadable").
       }
@@ -114,7 +128,7 @@ export class WebhookDispatcher {
     return secrets;
   }
 
-  private start(event: ClaimedEvent, secret: string | undefined): void {
+  private start(event: ClaimedEvent, secret: MerchantSecrets | undefined): void {
     void this.slots.run(async () => {
       // Read `completed` after the attempt: flush() may have swapped in a fresh list meanwhile.
       const result = await this.attempt(event, secret);
@@ -123,7 +137,7 @@ export class WebhookDispatcher {
   }
 
   /** Never rejects: whatever goes wrong becomes the attempt's recorded error, and the event is retried. */
-  private async attempt(event: ClaimedEvent, secret: string | undefined): Promise<AttemptResult> {
+  private async attempt(event: ClaimedEvent, secret: MerchantSecrets | undefined): Promise<AttemptResult> {
     const startedAtMs = this.options.clock.nowMs();
     let outcome: DeliveryOutcome;
     try {
@@ -134,13 +148,15 @@ export class WebhookDispatcher {
     return { event, outcome, startedAtMs, finishedAtMs: this.options.clock.nowMs() };
   }
 
-  private send(event: ClaimedEvent, secret: string | undefined): Promise<DeliveryOutcome> {
+  private send(event: ClaimedEvent, secret: MerchantSecrets | undefined): Promise<DeliveryOutcome> {
     if (!event.url) return Promise.resolve(notSent('no webhook URL'));
     if (secret === undefined) return Promise.resolve(notSent('merchant webhook secret unreadable'));
-    const sign = () =>
+    const keys = this.options.serviceKey;
+    const sign = async () =>
       deliveryHeaders({
-        serviceKey: this.options.serviceKey,
-        webhookSecret: secret,
+        serviceKey: keys instanceof ServiceKeyring ? await keys.current() : keys,
+        webhookSecret: secret.current,
+        previousWebhookSecret: secret.previous,
         eventId: event.id,
         merchantId: event.merchantId,
         body: event.body,

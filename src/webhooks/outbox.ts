@@ -30,6 +30,7 @@ const KIND_OF_TYPE: Readonly<Record<WebhookEventType, WebhookResourceKind>> = {
   'payout.succeeded': 'payout',
   'payout.failed': 'payout',
   'payout.batch_completed': 'payout_batch',
+  'payout.pending_approval': 'payout',
 };
 
 /** The merchant's default URL for this kind of event, read in the caller's transaction. */

@@ -5,7 +5,7 @@ import { recordAudit } from '../audit/audit-log.js';
 import { AppError, notFound } from '../core/errors.js';
 import type { Db, Executor } from '../store/schema.js';
 import { merchantDefaultUrl } from './outbox.js';
-import type { ServiceKey } from './signer.js';
+import { ServiceKeyring, type PublicServiceKey, type ServiceKey } from './signer.js';
 import type { WebhookEventStatus, WebhookEventType, WebhookEventsTable, WebhookResourceKind } from './webhook-rows.js';
 
 export const DEFAULT_EVENT_PAGE = 50;
@@ -93,14 +93,29 @@ function eventView(row: EventRow): WebhookEventView {
 export class WebhookService {
   constructor(
     private readonly db: Db,
-    /** The key the dispatcher signs with; created once per database by loadOrCreateServiceKey. */
-    readonly serviceKey: ServiceKey,
+    /** The keys the dispatcher signs with (the service's keyring), or one fixed key (tests). */
+    readonly serviceKey: ServiceKey | ServiceKeyring,
     private readonly clock: Clock,
   ) {}
 
-  /** The PEM (SPKI) of the key that signs every webhook's `Signature` header. */
-  servicePublicKeyPem(): string {
-    return this.serviceKey.publicKeyPem;
+  /** The PEM (SPKI) of the key that signs every webhook's `Signature` header now. */
+  async servicePublicKeyPem(): Promise<string> {
+    const keys = this.serviceKey;
+    return (keys instanceof ServiceKeyring ? await keys.current() : keys).publicKeyPem;
+  }
+
+  /** The current key and the replaced ones still in their overlap, each with its id (`Signature-Key-Id`). */
+  async servicePublicKeys(): Promise<PublicServiceKey[]> {
+    const keys = this.serviceKey;
+    if (keys instanceof ServiceKeyring) return keys.listed();
+    return [{ keyId: keys.keyId, algorithm: 'RSA-SHA512', publicKeyPem: keys.publicKeyPem, status: 'current', createdAt: isoFromMs(0), retiresAt: null }];
+  }
+
+  /** Makes a new signing key; the replaced one stays listed for the overlap (SERVICE_KEY_OVERLAP_SECONDS). */
+  async rotateServiceKey(actor: string): Promise<PublicServiceKey> {
+    const keys = this.serviceKey;
+    if (!(keys instanceof ServiceKeyring)) throw new AppError('CONFLICT', 'This service signs with a fixed key.');
+    return keys.rotate(actor);
   }
 
   /** Newest first; `merchantId` null lists every merchant's events (operator). */

@@ -10,6 +10,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'payout.succeeded',
   'payout.failed',
   'payout.batch_completed',
+  'payout.pending_approval',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -62,13 +63,18 @@ export interface WebhookAttemptsTable {
 }
 
 export interface ServiceKeysTable {
-  /** One row per purpose; `webhook-signing` is the RSA key that signs every webhook. */
+  /**
+   * The key id webhooks carry in `Signature-Key-Id`: `webhook-signing` for the first key, `sk_...`
+   * for each one made by a rotation.
+   */
   id: string;
   algorithm: 'RSA-SHA512';
   public_key_pem: string;
   /** PKCS#8 PEM sealed with the service's SecretBox. */
   private_key_enc: string;
   created_at_ms: bigint;
+  /** null: the current key, which signs. Else a replaced key, listed in /v1/public-key until then. */
+  retires_at_ms: bigint | null;
 }
 
 export interface WebhookTables {

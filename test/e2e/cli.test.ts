@@ -266,6 +266,28 @@ describe('operator CLI', { timeout: TEST_TIMEOUT_MS }, () => {
     });
     expect((await server.admin('GET', `/merchants/${hmac.merchantId}`)).body.data.rateLimitPerSecond).toBe(before);
   });
+
+  it('sets payout approval thresholds the merchant API then applies, and rotates the service signing key', async () => {
+    const hmac = need('hmac');
+    const [set, rotated] = await Promise.all([
+      cliOk('merchant', 'payout-approval', '--merchant', hmac.merchantId, '--threshold', 'INR=5000,NGN=250000.50', '--timeout', '3600'),
+      cliOk('service', 'rotate-key'),
+    ]);
+    expect(JSON.parse(set)).toEqual({ merchantId: hmac.merchantId, thresholdAmount: { INR: 5000, NGN: 250000.5 }, timeoutSeconds: 3600 });
+    expect((await server.admin('GET', `/merchants/${hmac.merchantId}/payout-approval`)).body.data.timeoutSeconds).toBe(3600);
+    await fund(server, hmac.merchantId, 'INR', 10_000_00n);
+    const pending = await clientFor(hmac.merchantId, { type: 'HMAC-SHA256', secret: hmac.secret! }).payoutInitiate(payoutBody('INR', 'BANK', { amount: 6000 }));
+    expect(pending).toMatchObject({ ok: true, data: { status: 'PendingApproval' } });
+    // The timeout alone keeps the thresholds; `none` turns approval off.
+    expect(JSON.parse(await cliOk('merchant', 'payout-approval', '--merchant', hmac.merchantId, '--timeout', '600')).thresholdAmount).toEqual({ INR: 5000, NGN: 250000.5 });
+    expect(JSON.parse(await cliOk('merchant', 'payout-approval', '--merchant', hmac.merchantId, '--threshold', 'none')).thresholdAmount).toBeNull();
+    const refused = await cli('merchant', 'payout-approval', '--merchant', hmac.merchantId, '--threshold', 'INR=lots');
+    expect(refused.code).not.toBe(0);
+    const key = JSON.parse(rotated);
+    expect(key).toMatchObject({ keyId: expect.stringMatching(/^sk_/), status: 'current' });
+    const listed = (await fetch(`${server.baseUrl}/v1/public-key`).then((r) => r.json())).data;
+    expect(listed.keys.map((k: { keyId: string }) => k.keyId)).toContain(key.keyId);
+  });
 });
 
 describe('operator CLI: audit log and held money', { timeout: TEST_TIMEOUT_MS }, () => {

@@ -28,6 +28,8 @@ const ROUTES: Record<string, { keyScope: RouteClass; movesMoney: boolean }> = {
   '/payment/refund': { keyScope: 'payments', movesMoney: true },
   '/payment/methods': { keyScope: 'read', movesMoney: false },
   '/payout/initiate': { keyScope: 'payouts', movesMoney: true },
+  '/payout/approve': { keyScope: 'payouts', movesMoney: true },
+  '/payout/reject': { keyScope: 'payouts', movesMoney: true },
   '/payout/status': { keyScope: 'read', movesMoney: false },
   '/payout/fetch': { keyScope: 'read', movesMoney: false },
   '/payout/bankCode': { keyScope: 'read', movesMoney: false },

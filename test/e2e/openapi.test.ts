@@ -131,11 +131,11 @@ describe('the OpenAPI document', () => {
       const body = type.startsWith('payment.') ? 'PaymentWebhook' : type === 'payout.batch_completed' ? 'PayoutBatchWebhook' : 'PayoutWebhook';
       expect(post.requestBody.content['application/json'].schema).toEqual({ $ref: `#/components/schemas/${body}` });
       expect(post.parameters.map((p: { name: string }) => p.name)).toEqual(
-        expect.arrayContaining(['Signature', 'webhook-id', 'webhook-timestamp', 'webhook-signature']),
+        expect.arrayContaining(['Signature', 'Signature-Key-Id', 'webhook-id', 'webhook-timestamp', 'webhook-signature']),
       );
     }
     const eventTypes = doc.components.schemas.PayoutWebhook.allOf[1].properties.event.properties.type.enum;
-    expect(eventTypes).toEqual(['payout.succeeded', 'payout.failed']);
+    expect(eventTypes).toEqual(['payout.succeeded', 'payout.failed', 'payout.pending_approval']);
     const batchTypes = doc.components.schemas.PayoutBatchWebhook.allOf[1].properties.event.properties.type.enum;
     expect(batchTypes).toEqual(['payout.batch_completed']);
   });

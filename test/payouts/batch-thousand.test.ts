@@ -86,7 +86,7 @@ it('pays a batch of 1,000 with the fault accounts mixed in: ledger, statuses and
   );
 
   // Statuses: the 0001 accounts failed INVALID_ACCOUNT, everything else accepted succeeded.
-  expect(done.counts).toEqual({ Initiated: 0, Processing: 0, Success: 997 - INVALID.size, Failed: INVALID.size, Refused: 3 });
+  expect(done.counts).toEqual({ PendingApproval: 0, Initiated: 0, Processing: 0, Success: 997 - INVALID.size, Failed: INVALID.size, Refused: 3 });
   for (const item of done.items) {
     if (REFUSED.has(item.index)) expect(item).toMatchObject({ status: 'Refused', failureReason: 'INVALID_BANK_CODE' });
     else if (INVALID.has(item.index)) expect(item).toMatchObject({ status: 'Failed', failureReason: 'INVALID_ACCOUNT' });

@@ -210,7 +210,7 @@ describe('payout/batchStatus and payout.batch_completed', () => {
       expect(s.data.completed).toBe(true);
       return s.data;
     });
-    expect(done.counts).toEqual({ Initiated: 0, Processing: 0, Success: 2, Failed: 1, Refused: 1 });
+    expect(done.counts).toEqual({ PendingApproval: 0, Initiated: 0, Processing: 0, Success: 2, Failed: 1, Refused: 1 });
     expect(done.items).toEqual([
       { index: 0, merchantRef: answer.data.items[0]!.merchantRef, transactionRef: answer.data.items[0]!.transactionRef, status: 'Success' },
       { index: 1, merchantRef: answer.data.items[1]!.merchantRef, transactionRef: answer.data.items[1]!.transactionRef, status: 'Failed', failureReason: 'INVALID_ACCOUNT' },

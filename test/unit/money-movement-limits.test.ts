@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { collectionRetryDelayMs, refundRetryDelayMs } from '../../src/domain/payments/payment-limits.js';
 import { pollDelayMs, submitRetryDelayMs } from '../../src/domain/payouts/payout-limits.js';
-import { assertTransition, LIVE_PAYOUT_STATUSES, PAYOUT_TRANSITIONS, statusesBefore } from '../../src/domain/payouts/payout-statuses.js';
+import { assertTransition, LIVE_PAYOUT_STATUSES, PAYOUT_TRANSITIONS, statusesBefore, upstreamStatusesBefore } from '../../src/domain/payouts/payout-statuses.js';
 import { PAYOUT_STATUSES } from '../../src/domain/payouts/payout-rows.js';
 
 const SECOND_MS = 1000;
@@ -30,11 +30,14 @@ describe('retry schedules', () => {
 
 describe('the payout state machine', () => {
   it('lets a payout reach each status only from the statuses the contract allows', () => {
-    expect(statusesBefore('Initiated')).toEqual([]);
+    expect(statusesBefore('PendingApproval')).toEqual([]);
+    expect(statusesBefore('Initiated')).toEqual(['PendingApproval']);
     expect(statusesBefore('Processing')).toEqual(['Initiated']);
     expect(statusesBefore('Success')).toEqual(['Initiated', 'Processing']);
-    expect(statusesBefore('Failed')).toEqual(['Initiated', 'Processing']);
+    expect(statusesBefore('Failed')).toEqual(['PendingApproval', 'Initiated', 'Processing']);
+    // The submission job and the upstream's news never act on a payout waiting for approval.
     expect(LIVE_PAYOUT_STATUSES).toEqual(['Initiated', 'Processing']);
+    expect(upstreamStatusesBefore('Failed')).toEqual(['Initiated', 'Processing']);
   });
 
   it('refuses every other move, including any move out of a final status', () => {

@@ -36,7 +36,7 @@ describe('webhook delivery', () => {
     expect(hit!.headers.timestamp).toBe(String(nowSeconds));
     expect(hit!.headers['webhook-timestamp']).toBe(String(nowSeconds));
 
-    const rsa = verifyWebhookSignature({ body: hit!.body, headers: hit!.headers, servicePublicKeyPem: bench.webhooks.servicePublicKeyPem(), nowSeconds });
+    const rsa = verifyWebhookSignature({ body: hit!.body, headers: hit!.headers, servicePublicKeyPem: await bench.webhooks.servicePublicKeyPem(), nowSeconds });
     expect(rsa.ok).toBe(true);
     const standard = verifyStandardWebhook({ body: hit!.body, headers: hit!.headers, secret: merchant.webhookSecret, nowSeconds });
     expect(standard).toEqual({ ok: true, event: JSON.parse(row.payload_json) });
@@ -140,15 +140,25 @@ describe('webhook delivery', () => {
     expect(await eventRow(bench, slow)).toMatchObject({ status: 'pending', attempt_count: 0 });
   });
 
-  it('signs with the merchant\'s current webhook secret', async () => {
+  it('signs with the merchant\'s current webhook secret, and the replaced one beside it during the overlap', async () => {
     const merchant = await bench.createMerchant({ payment: receiver.url });
     await bench.enqueue({ merchantId: merchant.id });
     const rotated = await bench.merchants.rotateWebhookSecret(merchant.id, 'test');
     await bench.dispatcher().dispatchDue();
     const [hit] = receiver.hits;
     const nowSeconds = Math.floor(bench.clock.nowMs() / 1000);
+    expect(String(hit!.headers['webhook-signature']).split(' ')).toHaveLength(2);
     expect(verifyStandardWebhook({ body: hit!.body, headers: hit!.headers, secret: rotated, nowSeconds }).ok).toBe(true);
-    expect(verifyStandardWebhook({ body: hit!.body, headers: hit!.headers, secret: merchant.webhookSecret, nowSeconds }).ok).toBe(false);
+    expect(verifyStandardWebhook({ body: hit!.body, headers: hit!.headers, secret: merchant.webhookSecret, nowSeconds }).ok).toBe(true);
+    // Once the overlap is over, only the new secret signs.
+    bench.clock.advance(86_400_000 + 1000);
+    await bench.enqueue({ merchantId: merchant.id });
+    await bench.dispatcher().dispatchDue();
+    const later = receiver.hits[1]!;
+    const laterSeconds = Math.floor(bench.clock.nowMs() / 1000);
+    expect(String(later.headers['webhook-signature']).split(' ')).toHaveLength(1);
+    expect(verifyStandardWebhook({ body: later.body, headers: later.headers, secret: rotated, nowSeconds: laterSeconds }).ok).toBe(true);
+    expect(verifyStandardWebhook({ body: later.body, headers: later.headers, secret: merchant.webhookSecret, nowSeconds: laterSeconds }).ok).toBe(false);
   });
 
   it('does not follow a redirect and counts it as a failure', async () => {

@@ -102,6 +102,11 @@ describe('webhook routes', () => {
 
   it('publishes the service public key', async () => {
     const answer = await app.inject({ method: 'GET', url: '/v1/public-key' });
-    expect(answer.json()).toEqual({ code: '200', message: 'SUCCESS', data: { algorithm: 'RSA-SHA512', publicKeyPem: bench.serviceKey.publicKeyPem } });
+    expect(answer.json()).toMatchObject({
+      code: '200',
+      message: 'SUCCESS',
+      data: { algorithm: 'RSA-SHA512', publicKeyPem: bench.serviceKey.publicKeyPem, keyId: bench.serviceKey.keyId },
+    });
+    expect(answer.json().data.keys).toEqual([expect.objectContaining({ keyId: bench.serviceKey.keyId, status: 'current', retiresAt: null })]);
   });
 });

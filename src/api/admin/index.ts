@@ -7,6 +7,8 @@ import { adminRateRoutes, type AdminRateRouteOptions } from './rates.js';
 import { adminWebhookRoutes, type AdminWebhookRouteOptions } from './webhooks.js';
 import { adminLedgerRoutes, type AdminLedgerRouteOptions } from './ledger.js';
 import { adminPayoutRoutes, type AdminPayoutRouteOptions } from './payouts.js';
+import { adminServiceKeyRoutes, type AdminServiceKeyRouteOptions } from './service-keys.js';
+import { adminPayoutApprovalRoutes, type AdminPayoutApprovalRouteOptions } from './payout-approvals.js';
 import { adminHeldMoneyRoutes, type AdminHeldMoneyRouteOptions } from './held-money.js';
 import { adminAuditRoutes, type AdminAuditRouteOptions } from './audit.js';
 import { adminConnectorRoutes, type AdminConnectorRouteOptions } from './connectors.js';
@@ -19,6 +21,8 @@ export type AdminRouteOptions = AdminMerchantRouteOptions &
   AdminWebhookRouteOptions &
   AdminLedgerRouteOptions &
   AdminPayoutRouteOptions &
+  AdminPayoutApprovalRouteOptions &
+  AdminServiceKeyRouteOptions &
   AdminHeldMoneyRouteOptions &
   AdminAuditRouteOptions &
   AdminConnectorRouteOptions &
@@ -47,6 +51,8 @@ export const adminRoutes: FastifyPluginAsync<AdminRouteOptions> = async (app, op
   await app.register(adminWebhookRoutes, { webhooks });
   await app.register(adminLedgerRoutes, { ledger, fees, merchants });
   await app.register(adminPayoutRoutes, { payouts });
+  await app.register(adminPayoutApprovalRoutes, { payouts });
+  await app.register(adminServiceKeyRoutes, { webhooks });
   await app.register(adminHeldMoneyRoutes, { held });
   await app.register(adminAuditRoutes, { db });
   await app.register(adminConnectorRoutes, { connectorSettings, refreshRouting });

@@ -186,12 +186,23 @@ export const adminMerchantRoutes: FastifyPluginAsyncTypebox<AdminMerchantRouteOp
   const secretSchema = {
     operationId: 'adminRotateWebhookSecret',
     tags: ['admin'],
-    summary: 'Rotate the webhook secret (shown once)',
+    summary: 'Rotate the webhook secret (shown once); the replaced one keeps signing beside it for the overlap',
     params: IdParams,
-    response: { 200: SuccessEnvelope(Type.Object({ webhookSecret: Type.String() }), 'The new whsec_ secret, shown once.'), ...NO_MERCHANT },
+    response: {
+      200: SuccessEnvelope(
+        Type.Object({
+          webhookSecret: Type.String(),
+          previousSecretExpiresAt: Type.Union([Type.String(), Type.Null()], {
+            description: 'Until then webhook-signature carries a second v1, signature by the replaced secret (WEBHOOK_SECRET_OVERLAP_SECONDS); null: no overlap.',
+          }),
+        }),
+        'The new whsec_ secret, shown once.',
+      ),
+      ...NO_MERCHANT,
+    },
   };
   app.post('/merchants/:id/webhook-secret', { schema: secretSchema }, async (request) =>
-    ok({ webhookSecret: await merchants.rotateWebhookSecret(request.params.id, ADMIN_ACTOR) }),
+    ok(await merchants.rotateWebhookSecretWithOverlap(request.params.id, ADMIN_ACTOR)),
   );
 
   app.put(

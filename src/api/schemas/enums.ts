@@ -26,7 +26,9 @@ export const PaymentStatus = shared(
 
 export const PayoutStatus = shared(
   'PayoutStatus',
-  StringEnum(PAYOUT_STATUSES, { description: 'Initiated -> Processing -> Success | Failed; Initiated -> Failed.' }),
+  StringEnum(PAYOUT_STATUSES, {
+    description: 'Initiated -> Processing -> Success | Failed; Initiated -> Failed. Above your approval threshold: PendingApproval -> Initiated (approved) | Failed (rejected, expired).',
+  }),
 );
 
 export const WebhookEventType = shared('WebhookEventType', StringEnum(WEBHOOK_EVENT_TYPES, { description: 'What happened to the payment or payout.' }));

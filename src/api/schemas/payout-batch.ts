@@ -18,7 +18,7 @@ export const PayoutBatchItemResult = shared(
       transactionRef: Type.Optional(Type.String({ description: 'Accepted items: the payout created.' })),
       amount: Type.Optional(Type.Number()),
       fee: Type.Optional(Type.Number({ description: 'Reserved with the amount.' })),
-      status: Type.Optional(ref(PayoutStatus, { description: 'Accepted items: Initiated.' })),
+      status: Type.Optional(ref(PayoutStatus, { description: 'Accepted items: Initiated, or PendingApproval above your approval threshold.' })),
       reason: Type.Optional(Type.String({ description: 'Refused items: the reason payout/initiate would have answered (VALIDATION_FAILED, INVALID_BANK_CODE, DUPLICATE_MERCHANT_REF, INSUFFICIENT_BALANCE ...).' })),
       detail: Type.Optional(Type.String()),
       errors: Type.Optional(Type.Array(FieldProblem)),

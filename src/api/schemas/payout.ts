@@ -39,6 +39,9 @@ export const PayoutRecord = shared(
     failureReason: Type.Optional(Type.String({ description: 'UPPER_SNAKE, on Failed payouts (e.g. INVALID_ACCOUNT).' })),
     upstreamRef: Type.Optional(Type.String({ description: "The upstream's reference of the transfer (its payout id, NIP session id ...)." })),
     utr: Type.Optional(Type.String({ description: "The bank's reference of the transfer (India: the UTR), where the channel gives one besides its own id." })),
+    approvalExpiresAt: Type.Optional(
+      Type.String({ description: 'PendingApproval only: when the payout fails with APPROVAL_EXPIRED unless approved or rejected first.' }),
+    ),
     nameCheck: Type.Optional(
       Type.Object(
         {

@@ -109,12 +109,36 @@ export const PayoutBatchWebhook = shared(
   }),
 );
 
+export const ServiceKeyEntry = shared(
+  'ServiceKeyEntry',
+  Type.Object({
+    keyId: Type.String({ description: 'As webhooks carry it in the Signature-Key-Id header.' }),
+    algorithm: Type.Literal('RSA-SHA512'),
+    publicKeyPem: Type.String({ description: 'SPKI PEM' }),
+    status: Type.Union([Type.Literal('current'), Type.Literal('previous')], { description: 'current signs now; previous was replaced and is listed until retiresAt.' }),
+    createdAt: Type.String(),
+    retiresAt: Type.Union([Type.String(), Type.Null()], { description: 'When a previous key stops being listed; null for the current key.' }),
+  }),
+);
+
 export const PublicKey = shared(
   'PublicKey',
   Type.Object({
     algorithm: Type.Literal('RSA-SHA512'),
-    publicKeyPem: Type.String({ description: 'SPKI PEM of the service RSA key' }),
+    publicKeyPem: Type.String({ description: 'SPKI PEM of the current service RSA key (the one signing now)' }),
+    keyId: Type.String({ description: "The current key's id." }),
+    keys: Type.Array(ref(ServiceKeyEntry), { description: 'The current key first, then replaced keys still within their overlap.' }),
   }),
 );
 
-export const WEBHOOK_SCHEMAS = [WebhookEvent, WebhookAttempt, WebhookEventDetail, WebhookEventPage, PaymentWebhook, PayoutWebhook, PayoutBatchWebhook, PublicKey];
+export const WEBHOOK_SCHEMAS = [
+  WebhookEvent,
+  WebhookAttempt,
+  WebhookEventDetail,
+  WebhookEventPage,
+  PaymentWebhook,
+  PayoutWebhook,
+  PayoutBatchWebhook,
+  ServiceKeyEntry,
+  PublicKey,
+];

@@ -14,7 +14,7 @@ import { checkWebhookUrl } from '../request-rules.js';
 import { completeBatchIfDone } from './batch-completion.js';
 import { batchAnswerOf, type BatchItemResult, type PayoutBatchAnswer } from './batch-records.js';
 import type { PayoutBatchesTable } from './batch-rows.js';
-import { newPayoutRow, payoutTerms, preparePayout, reservePayout, type PreparedPayout } from './intake.js';
+import { announceIfPending, newPayoutRow, payoutTerms, preparePayout, reservePayout, type PayoutOrigin, type PreparedPayout } from './intake.js';
 import { checkBeneficiaryName } from './name-check.js';
 import type { NameEnquiry } from './name-enquiry.js';
 import { deleteUncommittedPayouts, insertPayoutsIfNew } from './payout-repository.js';
@@ -52,7 +52,13 @@ const refusal = (index: number, merchantRef: string | undefined, error: AppError
  * same merchantRef (another body: 409 DUPLICATE_MERCHANT_REF). Atomic batches are refused whole
  * (400 BATCH_REFUSED, nothing stored) when any item would be refused.
  */
-export async function acceptBatch(ctx: PayoutContext, merchant: Merchant, request: PayoutBatchRequest, names: NameEnquiry): Promise<PayoutBatchAnswer> {
+export async function acceptBatch(
+  ctx: PayoutContext,
+  merchant: Merchant,
+  request: PayoutBatchRequest,
+  names: NameEnquiry,
+  keyId: string | null = null,
+): Promise<PayoutBatchAnswer> {
   const existing = await findBatch(ctx.db, merchant.id, request.merchantRef);
   if (existing) return replay(existing, request);
   const webhookUrl = checkWebhookUrl(request.webhookUrl, merchant.mode, ctx.webhookUrlCheck);
@@ -82,7 +88,7 @@ export async function acceptBatch(ctx: PayoutContext, merchant: Merchant, reques
       .executeTakeFirst();
     // A concurrent call with this merchantRef committed first: answered as a repeat, below.
     if (!inserted) return null;
-    const results = await storeItems(trx, ctx, merchant, checked, batchId, BigInt(nowMs));
+    const results = await storeItems(trx, ctx, merchant, checked, { batchId, keyId }, BigInt(nowMs));
     if (request.atomic) refuseIfAny(results);
     const accepted = results.filter((r) => r.result === 'accepted').length;
     const answer: PayoutBatchAnswer = {
@@ -158,18 +164,20 @@ async function checkItems(ctx: PayoutContext, merchant: Merchant, items: readonl
  * Steps 2 and 3 for every checked item inside the batch's transaction. The rows go in with a few
  * multi-row inserts (an item whose merchantRef is already a payout is not inserted and is refused);
  * then each row gets its reservation in the order sent. The ledger writes nothing when it refuses
- * one for a short balance, so removing that item's row leaves the item entirely absent.
+ * one for a short balance, so removing that item's row leaves the item entirely absent. An item
+ * above the merchant's approval threshold is stored in PendingApproval, exactly as payout/initiate
+ * would store it, and announced with payout.pending_approval once its funds are reserved.
  */
 async function storeItems(
   trx: Executor,
   ctx: PayoutContext,
   merchant: Merchant,
   checked: readonly Checked[],
-  batchId: string,
+  origin: PayoutOrigin,
   nowMs: bigint,
 ): Promise<BatchItemResult[]> {
   const rows = new Map<number, PayoutsTable>();
-  for (const item of checked) if ('prepared' in item) rows.set(item.index, newPayoutRow(merchant, item.prepared, nowMs, batchId));
+  for (const item of checked) if ('prepared' in item) rows.set(item.index, newPayoutRow(merchant, item.prepared, nowMs, origin));
   const inserted = await insertPayoutsIfNew(trx, [...rows.values()]);
   const results: BatchItemResult[] = [];
   const short: string[] = [];
@@ -194,6 +202,7 @@ async function storeItems(
       results.push(refusal(item.index, merchantRef, error));
       continue;
     }
+    await announceIfPending(trx, row);
     results.push({
       index: item.index,
       merchantRef,
@@ -201,7 +210,7 @@ async function storeItems(
       transactionRef: row.transaction_ref,
       amount: toMajor(row.amount_minor),
       fee: toMajor(row.fee_minor),
-      status: 'Initiated',
+      status: row.status === 'PendingApproval' ? 'PendingApproval' : 'Initiated',
     });
   }
   await deleteUncommittedPayouts(trx, short);

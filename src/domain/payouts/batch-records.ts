@@ -21,7 +21,8 @@ export type BatchItemResult =
       readonly transactionRef: string;
       readonly amount: number;
       readonly fee: number;
-      readonly status: 'Initiated';
+      /** PendingApproval above the merchant's approval threshold (approvals.ts), else Initiated. */
+      readonly status: 'Initiated' | 'PendingApproval';
     }
   | {
       readonly index: number;

@@ -10,9 +10,11 @@ import type { Merchant } from '../../merchants/merchant-service.js';
 import { computeFee } from '../fees.js';
 import type { AmountBounds } from '../methods.js';
 import { requireCurrency } from '../request-rules.js';
+import { approvalDeadline, approvalSettingOf, type PayoutApprovalSetting } from './approvals.js';
 import { checkBeneficiaryName, type NameCheckOutcome } from './name-check.js';
 import type { NameEnquiry } from './name-enquiry.js';
 import type { PayoutContext } from './payout-context.js';
+import { enqueuePayoutPendingApproval } from './payout-events.js';
 import { findPayoutForMerchant, insertPayoutIfNew } from './payout-repository.js';
 import { buildPayoutDraft, payoutRequestHash, requirePayoutMethod, type PayoutDraft, type PayoutInitiateRequest } from './payout-request.js';
 import type { PayoutsTable } from './payout-rows.js';
@@ -27,14 +29,20 @@ import type { PayoutsTable } from './payout-rows.js';
  * does not match is refused with nothing stored. A repeat of a payout already accepted answers the
  * original without asking the bank again: the original's check stands, whatever the bank says now.
  */
-export async function acceptPayout(ctx: PayoutContext, merchant: Merchant, request: PayoutInitiateRequest, names: NameEnquiry): Promise<PayoutsTable> {
+export async function acceptPayout(
+  ctx: PayoutContext,
+  merchant: Merchant,
+  request: PayoutInitiateRequest,
+  names: NameEnquiry,
+  keyId: string | null = null,
+): Promise<PayoutsTable> {
   const prepared = await preparePayout(ctx, merchant, request, payoutTerms(ctx, merchant), async (draft) => {
     const original = await findPayoutForMerchant(ctx.db, merchant.id, { merchantRef: draft.merchantRef });
     return original ? { original } : { check: await checkBeneficiaryName(names, merchant, draft) };
   });
   if ('original' in prepared) return theOriginal(prepared.original, prepared.draft.merchantRef, prepared.hash);
   return withTransaction(ctx.db, async (trx) => {
-    const stored = await storePayout(trx, ctx, merchant, prepared, null);
+    const stored = await storePayout(trx, ctx, merchant, prepared, { batchId: null, keyId });
     if (stored.row) return stored.row;
     const original = await findPayoutForMerchant(trx, merchant.id, { merchantRef: prepared.draft.merchantRef });
     if (!original) throw new Error(`payouts: merchantRef ${prepared.draft.merchantRef} conflicted but cannot be read`);
@@ -59,6 +67,15 @@ export interface PreparedPayout {
   readonly fallbacks: readonly string[];
   /** The name check's outcome when the request asked for one (`nameCheck: true`), else null. */
   readonly nameCheck: NameCheckOutcome | null;
+  /** The merchant's maker-checker setting (approvals.ts): above its threshold the payout waits in PendingApproval. */
+  readonly approval: PayoutApprovalSetting | null;
+}
+
+/** Where a new payout came from: its batch (null for payout/initiate) and the API key that signed the request. */
+export interface PayoutOrigin {
+  readonly batchId: string | null;
+  /** An approval must come from another key than this one; null when no key signed (operator tools, tests). */
+  readonly keyId: string | null;
 }
 
 /**
@@ -73,6 +90,8 @@ export interface PayoutTerms {
   bounds(currency: Currency, method: string): Promise<AmountBounds>;
   fee(currency: Currency, method: string, amountMinor: Minor): Promise<Minor>;
   upstreamCodes(currency: Currency): Promise<ReadonlySet<string> | null>;
+  /** The merchant's approval setting (approvals.ts), or null when no payout of it waits for approval. */
+  approval(): Promise<PayoutApprovalSetting | null>;
 }
 
 /** The merchant's terms, each read on first use and then kept: a batch of a thousand items reads them once. */
@@ -88,6 +107,7 @@ export function payoutTerms(ctx: PayoutContext, merchant: Merchant): PayoutTerms
     fee: async (currency, method, amountMinor) =>
       computeFee(await once(`fee ${currency} ${method}`, () => ctx.fees.ruleFor(merchant.id, currency, method, 'payout')), 'payout', amountMinor),
     upstreamCodes: (currency) => once(`banks ${currency}`, async () => (await ctx.banks?.upstreamCodes(merchant, currency)) ?? null),
+    approval: () => once('approval', () => approvalSettingOf(ctx.db, merchant.id)),
   };
 }
 
@@ -98,7 +118,7 @@ export async function preparePayout(
   request: PayoutInitiateRequest,
   terms: PayoutTerms,
   nameStep: NameCheckStep,
-): Promise<PreparedPayout | (Omit<PreparedPayout, 'nameCheck'> & { readonly original: PayoutsTable })> {
+): Promise<PreparedPayout | (Omit<PreparedPayout, 'nameCheck' | 'approval'> & { readonly original: PayoutsTable })> {
   const currency = requireCurrency(request.currency);
   const method = requirePayoutMethod(currency, request.method);
   const bounds = await terms.bounds(currency, method.method);
@@ -108,26 +128,33 @@ export async function preparePayout(
   const feeMinor = await terms.fee(currency, method.method, draft.amountMinor);
   const { channel, fallbacks } = ctx.channels.route(merchant, currency, method.method, 'payout');
   const routed = { draft, hash, feeMinor, channel: channel.name, fallbacks };
-  if (!draft.nameCheck) return { ...routed, nameCheck: null };
-  const named = await nameStep(draft);
-  return 'original' in named ? { ...routed, original: named.original } : { ...routed, nameCheck: named.check };
+  const named = draft.nameCheck ? await nameStep(draft) : null;
+  if (named && 'original' in named) return { ...routed, original: named.original };
+  return { ...routed, nameCheck: named?.check ?? null, approval: await terms.approval() };
 }
 
 /**
- * Steps 2 and 3 inside the caller's transaction: the payout row, then its reservation. Answers
- * `{ row: null }` (nothing written) when the merchant already has a payout under this merchantRef.
+ * Steps 2 and 3 inside the caller's transaction: the payout row, then its reservation (and, for a
+ * payout that waits for approval, payout.pending_approval). Answers `{ row: null }` (nothing
+ * written) when the merchant already has a payout under this merchantRef.
  */
 export async function storePayout(
   trx: Executor,
   ctx: PayoutContext,
   merchant: Merchant,
   prepared: PreparedPayout,
-  batchId: string | null,
+  origin: PayoutOrigin,
 ): Promise<{ readonly row: PayoutsTable | null }> {
-  const fresh = newPayoutRow(merchant, prepared, BigInt(ctx.clock.nowMs()), batchId);
+  const fresh = newPayoutRow(merchant, prepared, BigInt(ctx.clock.nowMs()), origin);
   if (!(await insertPayoutIfNew(trx, fresh))) return { row: null };
   await reservePayout(trx, ctx, fresh);
+  await announceIfPending(trx, fresh);
   return { row: fresh };
+}
+
+/** A payout just stored in PendingApproval with its funds reserved: payout.pending_approval in the same transaction. */
+export async function announceIfPending(trx: Executor, row: PayoutsTable): Promise<void> {
+  if (row.status === 'PendingApproval') await enqueuePayoutPendingApproval(trx, row, Number(row.created_at_ms));
 }
 
 /**
@@ -145,9 +172,14 @@ export async function reservePayout(trx: Executor, ctx: PayoutContext, row: Payo
   assertReservationOf(row, reservation);
 }
 
-/** The row of a new payout, Initiated and due at once. */
-export function newPayoutRow(merchant: Merchant, prepared: PreparedPayout, nowMs: bigint, batchId: string | null): PayoutsTable {
-  const { draft, hash, feeMinor, channel, fallbacks, nameCheck } = prepared;
+/**
+ * The row of a new payout, Initiated and due at once; above the merchant's approval threshold
+ * PendingApproval instead, never due for the submission job, until approved (approvals.ts).
+ */
+export function newPayoutRow(merchant: Merchant, prepared: PreparedPayout, nowMs: bigint, origin: PayoutOrigin): PayoutsTable {
+  const { draft, hash, feeMinor, channel, fallbacks, nameCheck, approval } = prepared;
+  const approvalExpiresAtMs = approvalDeadline(approval, draft.currency, draft.amountMinor, Number(nowMs));
+  const pending = approvalExpiresAtMs !== null;
   return {
     transaction_ref: newId(),
     merchant_id: merchant.id,
@@ -163,7 +195,7 @@ export function newPayoutRow(merchant: Merchant, prepared: PreparedPayout, nowMs
     phone: draft.phone,
     email: draft.email,
     webhook_url: draft.webhookUrl,
-    status: 'Initiated',
+    status: pending ? 'PendingApproval' : 'Initiated',
     failure_reason: null,
     upstream_ref: null,
     utr: null,
@@ -174,12 +206,16 @@ export function newPayoutRow(merchant: Merchant, prepared: PreparedPayout, nowMs
     fallback_channels: fallbacks.length > 0 ? fallbacks.join(',') : null,
     submit_attempts: 0n,
     query_attempts: 0n,
-    next_action_at_ms: nowMs,
+    next_action_at_ms: pending ? null : nowMs,
     locked_until_ms: null,
     created_at_ms: nowMs,
     updated_at_ms: nowMs,
     completed_at_ms: null,
-    batch_id: batchId,
+    batch_id: origin.batchId,
+    created_by_key_id: origin.keyId,
+    approval_expires_at_ms: approvalExpiresAtMs,
+    approval_decided_by_key_id: null,
+    approval_reason: null,
   };
 }
 

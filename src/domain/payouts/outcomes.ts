@@ -1,5 +1,6 @@
 // Step 6 of a payout's life: its outcome. Every status update is guarded by the one transition
-// graph (payout-statuses.ts): Initiated -> Processing -> Success | Failed, or Initiated -> Failed.
+// graph (payout-statuses.ts): Initiated -> Processing -> Success | Failed, or Initiated -> Failed;
+// PendingApproval -> Failed only through the approvals (closePayout with that status as `from`).
 // A final transition is one transaction holding the conditional status update, the ledger's
 // completion or release of the reservation (ledger/payouts.ts) and the event (payout-events.ts), so
 // it happens once, completely, or not at all; a final status never changes again. A batch's item
@@ -13,7 +14,8 @@ import type { PayoutContext } from './payout-context.js';
 import { enqueuePayoutOutcome } from './payout-events.js';
 import { pollDelayMs } from './payout-limits.js';
 import { findPayoutByRef } from './payout-repository.js';
-import { assertTransition, statusesBefore } from './payout-statuses.js';
+import { assertTransition, upstreamStatusesBefore } from './payout-statuses.js';
+import type { PayoutStatus } from './payout-rows.js';
 import type { PayoutsTable } from './payout-rows.js';
 
 /** Initiated -> Processing: the upstream took the payout. The first poll is scheduled. */
@@ -30,7 +32,7 @@ export async function markProcessing(ctx: PayoutContext, row: PayoutsTable, stat
       updated_at_ms: BigInt(nowMs),
     })
     .where('transaction_ref', '=', row.transaction_ref)
-    .where('status', 'in', statusesBefore('Processing'))
+    .where('status', 'in', upstreamStatusesBefore('Processing'))
     .executeTakeFirst();
   if (result.numUpdatedRows !== 1n) return false;
   assertTransition(row.status, 'Processing', row.transaction_ref);
@@ -48,6 +50,22 @@ export function markFinal(
   outcome: 'Success' | 'Failed',
   state: Pick<PayoutState, 'upstreamRef' | 'failureReason' | 'utr'>,
 ): Promise<PayoutsTable | null> {
+  // An upstream's news never ends a payout that waits for approval: it was never sent.
+  return closePayout(ctx, row, outcome, state, upstreamStatusesBefore(outcome));
+}
+
+/**
+ * The final transition itself, from any of `from`: the status update, the ledger's half and the
+ * event in one transaction. Returns the final row, or null when the payout was not in `from`.
+ */
+export function closePayout(
+  ctx: PayoutContext,
+  row: PayoutsTable,
+  outcome: 'Success' | 'Failed',
+  state: Pick<PayoutState, 'upstreamRef' | 'failureReason' | 'utr'>,
+  from: readonly PayoutStatus[],
+  extra: { readonly approvalDecidedByKeyId?: string; readonly approvalReason?: string | null } = {},
+): Promise<PayoutsTable | null> {
   return withTransaction(ctx.db, async (trx) => {
     const nowMs = ctx.clock.nowMs();
     const result = await trx
@@ -59,11 +77,14 @@ export function markFinal(
         utr: state.utr ?? row.utr,
         next_action_at_ms: null,
         locked_until_ms: null,
+        approval_expires_at_ms: null,
+        ...(extra.approvalDecidedByKeyId === undefined ? {} : { approval_decided_by_key_id: extra.approvalDecidedByKeyId }),
+        ...(extra.approvalReason === undefined ? {} : { approval_reason: extra.approvalReason }),
         completed_at_ms: BigInt(nowMs),
         updated_at_ms: BigInt(nowMs),
       })
       .where('transaction_ref', '=', row.transaction_ref)
-      .where('status', 'in', statusesBefore(outcome))
+      .where('status', 'in', [...from])
       .executeTakeFirst();
     if (result.numUpdatedRows !== 1n) return null;
     assertTransition(row.status, outcome, row.transaction_ref);

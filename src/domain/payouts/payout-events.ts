@@ -1,5 +1,6 @@
 // Step 7 of a payout's life: its event. payout.succeeded or payout.failed goes to the outbox in
-// the transaction of the final status change, so it is never lost and never sent for a rollback.
+// the transaction of the final status change, so it is never lost and never sent for a rollback;
+// payout.pending_approval likewise in intake's transaction.
 import type { Executor } from '../../store/schema.js';
 import { enqueueWebhookEvent } from '../../webhooks/outbox.js';
 import { payoutRecord } from './payout-records.js';
@@ -11,6 +12,20 @@ export async function enqueuePayoutOutcome(trx: Executor, payout: PayoutsTable, 
   await enqueueWebhookEvent(trx, {
     merchantId: payout.merchant_id,
     type: payout.status === 'Success' ? 'payout.succeeded' : 'payout.failed',
+    resourceKind: 'payout',
+    resourceRef: payout.transaction_ref,
+    record: { ...payoutRecord(payout) },
+    webhookUrl: payout.webhook_url,
+    nowMs,
+  });
+}
+
+/** payout.pending_approval, in intake's transaction: the payout waits for a second key (approvals.ts). */
+export async function enqueuePayoutPendingApproval(trx: Executor, payout: PayoutsTable, nowMs: number): Promise<void> {
+  if (payout.status !== 'PendingApproval') throw new Error(`payouts: no pending_approval event for a payout in ${payout.status}`);
+  await enqueueWebhookEvent(trx, {
+    merchantId: payout.merchant_id,
+    type: 'payout.pending_approval',
     resourceKind: 'payout',
     resourceRef: payout.transaction_ref,
     record: { ...payoutRecord(payout) },

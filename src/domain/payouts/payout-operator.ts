@@ -45,6 +45,9 @@ export async function forcePayoutQuery(ctx: PayoutContext, transactionRef: strin
   const row = await findPayoutByRef(ctx.db, transactionRef);
   if (!row) throw new AppError('NOT_FOUND', `No payout ${transactionRef}.`);
   const view = (): Promise<OperatorPayoutView> => operatorPayout(ctx, transactionRef);
+  if (row.status === 'PendingApproval') {
+    return { payout: await view(), upstream: null, note: 'Waiting for the merchant to approve it; never sent upstream until then.' };
+  }
   if (!LIVE_PAYOUT_STATUSES.includes(row.status)) return { payout: await view(), upstream: null, note: 'The payout is final.' };
   if (row.status === 'Initiated' && row.submit_attempts === 0n) {
     return { payout: await view(), upstream: null, note: 'Not submitted yet; the payout job will submit it.' };

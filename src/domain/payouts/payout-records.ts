@@ -29,6 +29,8 @@ export interface PayoutRecord extends Omit<PayoutInitiateRequest, 'currency' | '
   readonly utr?: string;
   /** Present when the payout was initiated with nameCheck: true. */
   readonly nameCheck?: PayoutNameCheck;
+  /** PendingApproval only: when it fails with APPROVAL_EXPIRED unless decided first. */
+  readonly approvalExpiresAt?: string;
 }
 
 /** The answer of payout/initiate: the record's identity, amounts and status. */
@@ -56,6 +58,7 @@ export function payoutRecord(row: PayoutsTable): PayoutRecord {
     ...(row.upstream_ref === null ? {} : { upstreamRef: row.upstream_ref }),
     ...(row.utr === null ? {} : { utr: row.utr }),
     ...(row.name_check_name === null ? {} : { nameCheck: nameCheckOf(row) }),
+    ...(row.approval_expires_at_ms === null ? {} : { approvalExpiresAt: isoFromMs(row.approval_expires_at_ms) }),
   };
 }
 

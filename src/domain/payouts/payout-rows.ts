@@ -1,6 +1,7 @@
-// Row types of the payout table (migration 0005). Integer columns are bigint on both stores.
+// Row types of the payout table (migration 0005, approvals 0012). Integer columns are bigint on both stores.
 
-export const PAYOUT_STATUSES = ['Initiated', 'Processing', 'Success', 'Failed'] as const;
+/** PendingApproval: above the merchant's approval threshold, waiting for a second key (approvals.ts). */
+export const PAYOUT_STATUSES = ['PendingApproval', 'Initiated', 'Processing', 'Success', 'Failed'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
 export const FINAL_PAYOUT_STATUSES: readonly PayoutStatus[] = ['Success', 'Failed'];
@@ -62,8 +63,26 @@ export interface PayoutsTable {
   completed_at_ms: bigint | null;
   /** The payout/batch it came in (payout_batches.id), or null for a payout/initiate payout. */
   batch_id: string | null;
+  /** The API key whose signature created the payout: an approval must come from another key. */
+  created_by_key_id: string | null;
+  /** PendingApproval only: when the expiry job fails the payout with APPROVAL_EXPIRED. */
+  approval_expires_at_ms: bigint | null;
+  /** The key that approved or rejected it (null when it expired or never needed approval). */
+  approval_decided_by_key_id: string | null;
+  /** The approver's free-text reason, if they gave one. */
+  approval_reason: string | null;
+}
+
+/** A merchant's maker-checker setting (approvals.ts). */
+export interface PayoutApprovalSettingsTable {
+  merchant_id: string;
+  /** JSON object currency -> threshold in minor units (a decimal string); payouts above it wait for approval. */
+  thresholds_json: string;
+  timeout_seconds: bigint;
+  updated_at_ms: bigint;
 }
 
 export interface PayoutTables {
   payouts: PayoutsTable;
+  payout_approval_settings: PayoutApprovalSettingsTable;
 }

@@ -4,6 +4,8 @@ import { FINAL_PAYOUT_STATUSES, PAYOUT_STATUSES, type PayoutStatus } from './pay
 
 /** Where each status may go next. Final statuses go nowhere. */
 export const PAYOUT_TRANSITIONS: Readonly<Record<PayoutStatus, readonly PayoutStatus[]>> = {
+  // Only intake creates it (above the approval threshold); approval, rejection or the timeout ends it.
+  PendingApproval: ['Initiated', 'Failed'],
   Initiated: ['Processing', 'Success', 'Failed'],
   Processing: ['Success', 'Failed'],
   Success: [],
@@ -19,8 +21,16 @@ for (const status of PAYOUT_STATUSES) {
 /** The statuses a payout may reach `to` from: the WHERE of the status update to `to`. */
 export const statusesBefore = (to: PayoutStatus): PayoutStatus[] => PAYOUT_STATUSES.filter((from) => PAYOUT_TRANSITIONS[from].includes(to));
 
-/** Statuses the payout job still acts on: those with somewhere to go. */
-export const LIVE_PAYOUT_STATUSES: readonly PayoutStatus[] = PAYOUT_STATUSES.filter((status) => PAYOUT_TRANSITIONS[status].length > 0);
+/**
+ * Statuses the submission job acts on: those with somewhere to go, except PendingApproval, which
+ * waits for the merchant (or the approval expiry job) and must never reach an upstream.
+ */
+export const LIVE_PAYOUT_STATUSES: readonly PayoutStatus[] = PAYOUT_STATUSES.filter(
+  (status) => PAYOUT_TRANSITIONS[status].length > 0 && status !== 'PendingApproval',
+);
+
+/** The statuses an upstream's news or the submission job may move a payout from to `to`: never PendingApproval. */
+export const upstreamStatusesBefore = (to: PayoutStatus): PayoutStatus[] => statusesBefore(to).filter((from) => LIVE_PAYOUT_STATUSES.includes(from));
 
 /**
  * Called after an update to `to` changed the row. The caller's copy is older than the row it

@@ -17,6 +17,10 @@
 // Batches: batch-intake.ts checks every item as step 1 does and runs steps 2 and 3 for all of them in
 // one transaction; batch-completion.ts records payout.batch_completed when the last item is final.
 //
+// Maker-checker (approvals.ts): above a merchant's threshold, intake creates the payout in
+// PendingApproval; another key's approve makes it Initiated (step 4 on), reject or the expiry job
+// ends it Failed through step 6's closePayout.
+//
 // Beside them: payout-records.ts (how a payout is shown), payout-repository.ts (reads and leases),
 // payout-operator.ts (stuck listing, forced query), payout-context.ts (what the module is handed).
 import type { PayoutState } from '../../connectors/channel.js';
@@ -24,6 +28,15 @@ import { notFound } from '../../core/errors.js';
 import type { PooledJob } from '../../core/pooled-job.js';
 import type { Merchant } from '../../merchants/merchant-service.js';
 import { oneReference, type RecordQuery } from '../request-rules.js';
+import {
+  approvalExpiryJob,
+  approvalView,
+  approvePayout,
+  rejectPayout,
+  setApprovalSetting,
+  type Approver,
+  type PayoutApprovalView,
+} from './approvals.js';
 import { acceptBatch, type PayoutBatchRequest } from './batch-intake.js';
 import { batchStatusRecord, type PayoutBatchAnswer, type PayoutBatchStatus } from './batch-records.js';
 import { acceptPayout } from './intake.js';
@@ -38,12 +51,15 @@ import { payoutSubmissionJob } from './submission-job.js';
 import type { PayoutsTable } from './payout-rows.js';
 
 export type { ForcedQueryResult } from './payout-operator.js';
+export type { PayoutApprovalView } from './approvals.js';
 export type { PayoutChannels, PayoutContext, PayoutLog } from './payout-context.js';
 export type PayoutQuery = RecordQuery;
 
 export interface PayoutJobs {
   /** Submits due payouts, recovers unknown outcomes and polls those in flight (submission-job.ts). */
   readonly submissions: PooledJob<PayoutsTable>;
+  /** Fails pending approvals past their deadline with APPROVAL_EXPIRED (approvals.ts). */
+  readonly approvalExpiry: PooledJob<PayoutsTable>;
 }
 
 export class PayoutService {
@@ -53,13 +69,16 @@ export class PayoutService {
   private readonly names: NameEnquiry;
 
   constructor(private readonly ctx: PayoutContext) {
-    this.jobs = { submissions: payoutSubmissionJob(ctx) };
+    this.jobs = { submissions: payoutSubmissionJob(ctx), approvalExpiry: approvalExpiryJob(ctx) };
     this.names = new NameEnquiry(ctx);
   }
 
-  /** Steps 1 to 3: checks the request (and the beneficiary's name, when asked) and accepts the payout with its reservation (or answers the original). */
-  async initiate(merchant: Merchant, request: PayoutInitiateRequest): Promise<PayoutInitiateResult> {
-    return payoutInitiateResult(await acceptPayout(this.ctx, merchant, request, this.names));
+  /**
+   * Steps 1 to 3: checks the request (and the beneficiary's name, when asked) and accepts the payout
+   * with its reservation (or answers the original). `keyId`, the signing key, is kept for maker-checker.
+   */
+  async initiate(merchant: Merchant, request: PayoutInitiateRequest, keyId: string | null = null): Promise<PayoutInitiateResult> {
+    return payoutInitiateResult(await acceptPayout(this.ctx, merchant, request, this.names, keyId));
   }
 
   /** payout/accountInquiry: the holder of an account, as the connector that would pay it resolves it. */
@@ -68,8 +87,8 @@ export class PayoutService {
   }
 
   /** A batch of payouts: each item checked and accepted as by initiate, in one transaction (batch-intake.ts). */
-  batch(merchant: Merchant, request: PayoutBatchRequest): Promise<PayoutBatchAnswer> {
-    return acceptBatch(this.ctx, merchant, request, this.names);
+  batch(merchant: Merchant, request: PayoutBatchRequest, keyId: string | null = null): Promise<PayoutBatchAnswer> {
+    return acceptBatch(this.ctx, merchant, request, this.names, keyId);
   }
 
   /** A batch by its merchantRef or batchId, with counts per status and every item's status. */
@@ -78,6 +97,21 @@ export class PayoutService {
     const batch = await ('batchId' in query ? base.where('id', '=', query.batchId) : base.where('merchant_ref', '=', query.merchantRef)).executeTakeFirst();
     if (!batch) throw notFound('payout batch');
     return batchStatusRecord(this.ctx.db, batch);
+  }
+
+  /** PendingApproval -> Initiated, signed with another key than the creator's. */
+  async approve(approver: Approver, transactionRef: string, reason?: string): Promise<PayoutRecord> {
+    return payoutRecord(await approvePayout(this.ctx, approver, transactionRef, reason ?? null));
+  }
+
+  /** PendingApproval -> Failed (REJECTED_BY_MERCHANT), funds released. */
+  async reject(approver: Approver, transactionRef: string, reason?: string): Promise<PayoutRecord> {
+    return payoutRecord(await rejectPayout(this.ctx, approver, transactionRef, reason ?? null));
+  }
+
+  /** The approval expiry job once, waited for. */
+  expireApprovals(): Promise<number> {
+    return this.jobs.approvalExpiry.runDue();
   }
 
   async status(merchant: Merchant, query: PayoutQuery): Promise<PayoutRecord> {
@@ -97,11 +131,23 @@ export class PayoutService {
   }
 
   /** Waits for the upstream calls in flight; call after the worker stopped, so their answers are applied. */
-  closeJobs(): Promise<void> {
-    return this.jobs.submissions.close();
+  async closeJobs(): Promise<void> {
+    await Promise.all([this.jobs.submissions.close(), this.jobs.approvalExpiry.close()]);
   }
 
-  // Operator tools (payout-operator.ts).
+  // Operator tools (payout-operator.ts, and the approval setting of approvals.ts).
+
+  approvalSetting(merchantId: string): Promise<PayoutApprovalView> {
+    return approvalView(this.ctx.db, merchantId);
+  }
+
+  setApprovalSetting(
+    merchantId: string,
+    input: { readonly thresholdAmount: Readonly<Record<string, number | null | undefined>> | null; readonly timeoutSeconds?: number },
+    actor: string,
+  ): Promise<PayoutApprovalView> {
+    return setApprovalSetting(this.ctx.db, this.ctx.clock.nowMs(), merchantId, input, actor);
+  }
 
   stuck(olderThanSeconds?: number, limit?: number): Promise<OperatorPayoutView[]> {
     return listStuckPayouts(this.ctx, olderThanSeconds, limit);
