@@ -45,38 +45,25 @@ export class ConnectorMetrics {
     });
     if (db === null) return;
     // Read at scrape time from the database, so every process reports the same truth.
-    new Gauge({
-      name: 'paygate_payments_completed_last_hour',
-      help: 'Payments that reached a final status in the last hour, by connector, method and status (success rate = Success / all).',
-      labelNames: ['connector', 'method', 'status'],
-      registers: [this.registry],
-      async collect() {
-        this.reset();
-        const rows = await db
-          .selectFrom('payments')
-          .select(['channel', 'method', 'status', (eb) => eb.fn.countAll<string | number | bigint>().as('n')])
-          .where('completed_at_ms', '>=', BigInt(clock.nowMs() - HOUR_MS))
-          .groupBy(['channel', 'method', 'status'])
-          .execute();
-        for (const row of rows) this.set({ connector: row.channel, method: row.method, status: row.status }, Number(row.n));
-      },
-    });
-    new Gauge({
-      name: 'paygate_payouts_completed_last_hour',
-      help: 'Payouts that reached a final status in the last hour, by connector, method and status.',
-      labelNames: ['connector', 'method', 'status'],
-      registers: [this.registry],
-      async collect() {
-        this.reset();
-        const rows = await db
-          .selectFrom('payouts')
-          .select(['channel', 'method', 'status', (eb) => eb.fn.countAll<string | number | bigint>().as('n')])
-          .where('completed_at_ms', '>=', BigInt(clock.nowMs() - HOUR_MS))
-          .groupBy(['channel', 'method', 'status'])
-          .execute();
-        for (const row of rows) this.set({ connector: row.channel, method: row.method, status: row.status }, Number(row.n));
-      },
-    });
+    // Final statuses of the last hour, per connector, method and status: the success rate an alert reads.
+    for (const table of ['payments', 'payouts'] as const) {
+      new Gauge({
+        name: `paygate_${table}_completed_last_hour`,
+        help: `${table === 'payments' ? 'Payments' : 'Payouts'} that reached a final status in the last hour, by connector, method and status.`,
+        labelNames: ['connector', 'method', 'status'],
+        registers: [this.registry],
+        async collect() {
+          this.reset();
+          const rows = await db
+            .selectFrom(table)
+            .select(['channel', 'method', 'status', (eb) => eb.fn.countAll<string | number | bigint>().as('n')])
+            .where('completed_at_ms', '>=', BigInt(clock.nowMs() - HOUR_MS))
+            .groupBy(['channel', 'method', 'status'])
+            .execute();
+          for (const row of rows) this.set({ connector: row.channel, method: row.method, status: row.status }, Number(row.n));
+        },
+      });
+    }
     new Gauge({
       name: 'paygate_payouts_in_flight',
       help: 'Payouts not yet final (Initiated or Processing), by connector: the upstream backlog.',

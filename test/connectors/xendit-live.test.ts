@@ -131,6 +131,8 @@ describe('pay-ins through Xendit', () => {
     const metrics = await (await fetch(`${live.server.baseUrl}/metrics`)).text();
     expect(metrics).toMatch(/paygate_connector_notifications_total\{connector="xendit",outcome="refused"\} [1-9]/);
     expect(metrics).toMatch(/paygate_connector_calls_total\{connector="xendit",operation="create_collection",method="MANDIRI",outcome="ok"\} [1-9]/);
+    expect(metrics).toMatch(/paygate_payments_completed_last_hour\{connector="xendit",method="BNI",status="Success"\} 1\b/);
+    expect(metrics).toMatch(/paygate_collections_waiting|paygate_webhook_backlog \d+/);
   });
 
   it('a QRIS payment is refunded through Xendit', async () => {

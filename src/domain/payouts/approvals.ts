@@ -14,7 +14,7 @@ import { withTransaction } from '../../store/transactions.js';
 import { closePayout } from './outcomes.js';
 import type { PayoutContext } from './payout-context.js';
 import { PAYOUT_JOB_MAX_IDLE_MS, PAYOUT_LEASE_MS } from './payout-limits.js';
-import { findPayoutByRef, findPayoutForMerchant } from './payout-repository.js';
+import { claimWithLease, findPayoutByRef, findPayoutForMerchant } from './payout-repository.js';
 import { assertTransition } from './payout-statuses.js';
 import type { PayoutsTable } from './payout-rows.js';
 
@@ -166,38 +166,10 @@ export async function rejectPayout(ctx: PayoutContext, approver: Approver, trans
  * Pending payouts past their deadline that no live worker holds, leased until `leaseUntilMs` (the
  * same pattern as claimDuePayouts: SKIP LOCKED on PostgreSQL, a conditional update on SQLite).
  */
-async function claimExpired(db: Db, kind: StoreKind, nowMs: number, leaseUntilMs: number, limit: number): Promise<PayoutsTable[]> {
-  const now = BigInt(nowMs);
-  const lease = BigInt(leaseUntilMs);
-  const due = (executor: Executor) =>
-    executor
-      .selectFrom('payouts')
-      .selectAll()
-      .where('status', '=', 'PendingApproval')
-      .where('approval_expires_at_ms', '<=', now)
-      .where((eb) => eb.or([eb('locked_until_ms', 'is', null), eb('locked_until_ms', '<=', now)]))
-      .orderBy('approval_expires_at_ms')
-      .limit(limit);
-  if (kind === 'postgres') {
-    return withTransaction(db, async (trx) => {
-      const rows = await due(trx).forUpdate().skipLocked().execute();
-      if (rows.length === 0) return [];
-      await trx.updateTable('payouts').set({ locked_until_ms: lease }).where('transaction_ref', 'in', rows.map((r) => r.transaction_ref)).execute();
-      return rows.map((row) => ({ ...row, locked_until_ms: lease }));
-    });
-  }
-  const claimed: PayoutsTable[] = [];
-  for (const row of await due(db).execute()) {
-    const result = await db
-      .updateTable('payouts')
-      .set({ locked_until_ms: lease })
-      .where('transaction_ref', '=', row.transaction_ref)
-      .where('status', '=', 'PendingApproval')
-      .where((eb) => eb.or([eb('locked_until_ms', 'is', null), eb('locked_until_ms', '<=', now)]))
-      .executeTakeFirst();
-    if (result.numUpdatedRows === 1n) claimed.push({ ...row, locked_until_ms: lease });
-  }
-  return claimed;
+function claimExpired(db: Db, kind: StoreKind, nowMs: number, leaseUntilMs: number, limit: number): Promise<PayoutsTable[]> {
+  return claimWithLease(db, kind, nowMs, leaseUntilMs, (query) =>
+    query.where('status', '=', 'PendingApproval').where('approval_expires_at_ms', '<=', BigInt(nowMs)).orderBy('approval_expires_at_ms').limit(limit),
+  );
 }
 
 /** The approval expiry job: pending payouts past their deadline end Failed with APPROVAL_EXPIRED. */

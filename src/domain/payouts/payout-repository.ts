@@ -1,8 +1,9 @@
 // Reads, claims and schedule updates on the payouts table. Every state change is a conditional
 // update (WHERE status = ... / WHERE locked_until_ms = <my lease>), so concurrent callbacks, jobs,
 // operators and requests can race without double effects.
+import type { SelectQueryBuilder } from 'kysely';
 import type { StoreKind } from '../../store/db.js';
-import type { Db, Executor } from '../../store/schema.js';
+import type { Database, Db, Executor } from '../../store/schema.js';
 import { withTransaction } from '../../store/transactions.js';
 import { LIVE_PAYOUT_STATUSES } from './payout-statuses.js';
 import type { PayoutsTable } from './payout-rows.js';
@@ -61,22 +62,29 @@ export async function deleteUncommittedPayouts(db: Executor, transactionRefs: re
 
 /**
  * Claims up to `limit` payouts whose next action is due and that no live worker holds, with a lease
- * until `leaseUntilMs` (which is also the claim's token: later updates check it). PostgreSQL picks
- * rows with FOR UPDATE SKIP LOCKED so workers never wait on each other; SQLite (one writer) claims
- * each row with a conditional update. Returns the claimed rows with their lease set.
+ * until `leaseUntilMs` (which is also the claim's token: later updates check it).
  */
-export async function claimDuePayouts(db: Db, kind: StoreKind, nowMs: number, leaseUntilMs: number, limit: number): Promise<PayoutsTable[]> {
+export function claimDuePayouts(db: Db, kind: StoreKind, nowMs: number, leaseUntilMs: number, limit: number): Promise<PayoutsTable[]> {
+  return claimWithLease(db, kind, nowMs, leaseUntilMs, (query) =>
+    query.where('status', 'in', [...LIVE_PAYOUT_STATUSES]).where('next_action_at_ms', '<=', BigInt(nowMs)).orderBy('next_action_at_ms').limit(limit),
+  );
+}
+
+/** The payouts a job may claim: `select` narrows the free rows (status, due time, order, limit). */
+type PayoutQuery = SelectQueryBuilder<Database, 'payouts', PayoutsTable>;
+type DueSelection = (query: PayoutQuery) => PayoutQuery;
+
+/**
+ * The lease claim every payout job makes: the free rows `select` picks (no lease, or one in the past)
+ * get `locked_until_ms = leaseUntilMs`. PostgreSQL picks rows with FOR UPDATE SKIP LOCKED so workers
+ * never wait on each other; SQLite (one writer) claims each row with a conditional update that also
+ * checks the status it was read in. Returns the claimed rows with their lease set.
+ */
+export async function claimWithLease(db: Db, kind: StoreKind, nowMs: number, leaseUntilMs: number, select: DueSelection): Promise<PayoutsTable[]> {
   const now = BigInt(nowMs);
   const lease = BigInt(leaseUntilMs);
   const due = (executor: Executor) =>
-    executor
-      .selectFrom('payouts')
-      .selectAll()
-      .where('status', 'in', [...LIVE_PAYOUT_STATUSES])
-      .where('next_action_at_ms', '<=', now)
-      .where((eb) => eb.or([eb('locked_until_ms', 'is', null), eb('locked_until_ms', '<=', now)]))
-      .orderBy('next_action_at_ms')
-      .limit(limit);
+    select(executor.selectFrom('payouts').selectAll().where((eb) => eb.or([eb('locked_until_ms', 'is', null), eb('locked_until_ms', '<=', now)])));
   if (kind === 'postgres') {
     return withTransaction(db, async (trx) => {
       const rows = await due(trx).forUpdate().skipLocked().execute();
@@ -89,9 +97,8 @@ export async function claimDuePayouts(db: Db, kind: StoreKind, nowMs: number, le
       return rows.map((row) => ({ ...row, locked_until_ms: lease }));
     });
   }
-  const candidates = await due(db).execute();
   const claimed: PayoutsTable[] = [];
-  for (const row of candidates) {
+  for (const row of await due(db).execute()) {
     const result = await db
       .updateTable('payouts')
       .set({ locked_until_ms: lease })
