@@ -88,5 +88,6 @@ export async function addLateResolutions(db: Kysely<any>): Promise<void> {
 
 /** Step of 0008_connectors: finished payments by time, for the last hour's success rate per connector. */
 export async function indexPaymentCompletion(db: Kysely<any>): Promise<void> {
-  await db.schema.createIndex('payments_completed').on('payments').column('completed_at_ms').execute();
+  // Partial: a payment enters it once, when final; creation and the pending jobs never touch it.
+  await db.schema.createIndex('payments_completed').on('payments').column('completed_at_ms').where('completed_at_ms', 'is not', null).execute();
 }

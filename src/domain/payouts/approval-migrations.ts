@@ -1,7 +1,7 @@
 // The payout approvals' schema history (maker-checker): each merchant's thresholds and timeout, and
 // on each payout the key that created it, the approval's deadline and who decided. A shipped step is
 // never edited; a change is a new step in src/migrations.ts.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 
 /** Step of 0012_payout_approvals_key_rotation: the settings table and the payout's approval columns. */
 export async function addPayoutApprovals(db: Kysely<any>): Promise<void> {
@@ -18,5 +18,6 @@ export async function addPayoutApprovals(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('payouts').addColumn('approval_decided_by_key_id', 'text').execute();
   await db.schema.alterTable('payouts').addColumn('approval_reason', 'text').execute();
   // The expiry job: pending payouts by deadline.
-  await db.schema.createIndex('payouts_approval_due').on('payouts').columns(['status', 'approval_expires_at_ms']).execute();
+  // Partial: only payouts waiting for approval are in it, so every other payout's writes skip it.
+  await db.schema.createIndex('payouts_approval_due').on('payouts').column('approval_expires_at_ms').where(sql<boolean>`status = 'PendingApproval'`).execute();
 }

@@ -23,5 +23,6 @@ export async function createPayoutBatches(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('payout_batches_merchant_ref').unique().on('payout_batches').columns(['merchant_id', 'merchant_ref']).execute();
   await db.schema.alterTable('payouts').addColumn('batch_id', 'text').execute();
   // batchStatus reads a batch's items.
-  await db.schema.createIndex('payouts_batch').on('payouts').column('batch_id').execute();
+  // Partial: most payouts belong to no batch, and their writes need not touch this index.
+  await db.schema.createIndex('payouts_batch').on('payouts').column('batch_id').where('batch_id', 'is not', null).execute();
 }

@@ -49,5 +49,6 @@ export async function dropPayoutsTable(db: Kysely<any>): Promise<void> {
 export async function addPayoutFallbacks(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('payouts').addColumn('fallback_channels', 'text').execute();
   await db.schema.alterTable('payouts').addColumn('utr', 'text').execute();
-  await db.schema.createIndex('payouts_completed').on('payouts').column('completed_at_ms').execute();
+  // Partial: a payout enters it once, when final; intake and polling never touch it.
+  await db.schema.createIndex('payouts_completed').on('payouts').column('completed_at_ms').where('completed_at_ms', 'is not', null).execute();
 }
