@@ -103,8 +103,7 @@ export class ConnectorRouter<Bank extends InProcessBank = InProcessBank> {
   /** The channel for a merchant's payment (payin) or payout, and the usable connectors after it. */
   route(merchant: { readonly id: string; readonly mode: 'sandbox' | 'live' }, currency: Currency, method: string, direction: ConnectorDirection): Routed {
     if (merchant.mode === 'sandbox') return { channel: this.registry.simulator.channel, fallbacks: [] };
-    const names =
-      this.snapshot.routes.get(routeKey(merchant.id, currency, direction, method)) ?? this.snapshot.routes.get(routeKey(DEFAULT_SCOPE, currency, direction, method));
+    const names = this.routeOf(merchant.id, currency, method, direction);
     const what = `${currency} ${method} ${direction === 'payin' ? 'pay-ins' : 'payouts'}`;
     if (!names) throw new AppError('METHOD_NOT_ENABLED', `${what} are not enabled for this merchant.`);
     const usable = names.filter((name) => this.live.has(name));
@@ -128,9 +127,13 @@ export class ConnectorRouter<Bank extends InProcessBank = InProcessBank> {
   /** Is (currency, method, direction) usable for this merchant now? (payment/methods lists only those.) */
   enabled(merchant: { readonly id: string; readonly mode: 'sandbox' | 'live' }, currency: Currency, method: string, direction: ConnectorDirection): boolean {
     if (merchant.mode === 'sandbox') return true;
-    const names =
-      this.snapshot.routes.get(routeKey(merchant.id, currency, direction, method)) ?? this.snapshot.routes.get(routeKey(DEFAULT_SCOPE, currency, direction, method));
-    return names !== undefined && names.some((name) => this.live.has(name));
+    return this.routeOf(merchant.id, currency, method, direction)?.some((name) => this.live.has(name)) ?? false;
+  }
+
+  /** The merchant's own route of (currency, method, direction), else the default one. */
+  private routeOf(merchantId: string, currency: Currency, method: string, direction: ConnectorDirection): readonly string[] | undefined {
+    const routes = this.snapshot.routes;
+    return routes.get(routeKey(merchantId, currency, direction, method)) ?? routes.get(routeKey(DEFAULT_SCOPE, currency, direction, method));
   }
 
   /** The channel a record names (its `channel`), or one a callback at /v1/callbacks/:channel is for. */
