@@ -28,6 +28,9 @@ import { ConnectorMetrics } from './routing/connector-metrics.js';
 import { ConnectorSettings } from './routing/connector-settings.js';
 import { ConnectorRouter } from './routing/router.js';
 import type { SimulatorHandle } from './simulator/server.js';
+import { dailyReconciliationJob } from './reconciliation/daily-job.js';
+import { ReconciliationService } from './reconciliation/service.js';
+import { StatementRecords } from './domain/statement-records.js';
 
 export interface Runtime {
   readonly services: Services;
@@ -110,6 +113,7 @@ export async function buildRuntime(
     idleIntervalMs: config.workerIdleMs,
     log: logger,
   });
+  const reconciliation = new ReconciliationService({ db: store.db, clock, channels, records: new StatementRecords(store.db) });
   const dispatcher = new WebhookDispatcher({ store, box, serviceKey, clock, config: config.webhooks, idleIntervalMs: config.workerIdleMs });
   const services: Services = {
     config,
@@ -128,10 +132,12 @@ export async function buildRuntime(
     banks,
     payments,
     payouts,
+    reconciliation,
   };
+  const reconciliationJobs = config.reconciliation.daily ? [dailyReconciliationJob(reconciliation, { clock, hourUtc: config.reconciliation.hourUtc, log: logger })] : [];
   return {
     services,
-    jobs: [...Object.values(payments.jobs), ...Object.values(payouts.jobs), dispatcher.job, ledger.settlementJob(config.workerIdleMs)],
+    jobs: [...Object.values(payments.jobs), ...Object.values(payouts.jobs), dispatcher.job, ledger.settlementJob(config.workerIdleMs), ...reconciliationJobs],
     close: async () => {
       // Upstream calls in flight finish and are applied; their rows would otherwise wait out their leases.
       await Promise.all([payments.closeJobs(), payouts.closeJobs()]);

@@ -30,6 +30,12 @@ export interface ConnectorsConfig {
   readonly refreshMs: number;
 }
 
+/** Reconciliation's daily job (docs/reconciliation.md): whether it runs, and from which UTC hour it fetches yesterday. */
+export interface ReconciliationConfig {
+  readonly daily: boolean;
+  readonly hourUtc: number;
+}
+
 export interface Config {
   readonly host: string;
   readonly port: number;
@@ -61,6 +67,7 @@ export interface Config {
   /** The simulated bank the service starts when SIMULATOR_URL is unset. */
   readonly simulatorBank: InProcessSimulatorConfig;
   readonly connectors: ConnectorsConfig;
+  readonly reconciliation: ReconciliationConfig;
   /** Webhook delivery: SSRF allow-list and whether plain http is allowed. */
   readonly webhooks: WebhookConfig;
   /** How long a replaced secret or key keeps working beside its successor after a rotation. */
@@ -144,6 +151,10 @@ export function loadConfig(env: Env = process.env): Config {
       // Bounded by the payout lease like the simulator's deadline (MAX_UPSTREAM_TIMEOUT_MS).
       timeoutMs: int(env, 'CONNECTOR_TIMEOUT_MS', 15_000, 50, MAX_UPSTREAM_TIMEOUT_MS),
       refreshMs: int(env, 'ROUTING_REFRESH_MS', 5_000, 0, 300_000),
+    },
+    reconciliation: {
+      daily: bool(env, 'RECONCILIATION_DAILY', true),
+      hourUtc: int(env, 'RECONCILIATION_HOUR_UTC', 2, 0, 23),
     },
     webhooks: webhookConfigFromEnv(env),
     rotation: {

@@ -47,6 +47,7 @@ export async function buildApp(services: Services): Promise<AppHandle> {
     payments,
     connectorSettings: services.connectorSettings,
     refreshRouting: () => channels.refresh(),
+    reconciliation: services.reconciliation,
   });
   await app.register(callbackRoutes, { channels, payments, payouts });
   await app.register(publicKeyRoutes, { webhooks });

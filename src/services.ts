@@ -14,6 +14,7 @@ import type { PayoutService } from './domain/payouts/service.js';
 import type { RateService } from './domain/rates.js';
 import type { SecretBox } from './core/secrets.js';
 import type { LedgerService } from './ledger/service.js';
+import type { ReconciliationService } from './reconciliation/service.js';
 import type { Store } from './store/db.js';
 import type { WebhookService } from './webhooks/service.js';
 
@@ -38,4 +39,6 @@ export interface Services {
   readonly banks: BankDirectory;
   readonly payments: PaymentService;
   readonly payouts: PayoutService;
+  /** Upstream statements compared with our records (docs/reconciliation.md). */
+  readonly reconciliation: ReconciliationService;
 }

@@ -2,6 +2,7 @@
 // which upstream it talks to; a channel translates our requests to its API and its answers and
 // callbacks back to these types. Each upstream is a folder beside this one; the simulator is one.
 import type { Currency, Minor } from '../core/money.js';
+import type { StatementFile } from './statement.js';
 
 /** What the payer needs to pay, shown on the checkout page. Only the fields of its kind are set. */
 export interface CollectionInstructions {
@@ -132,6 +133,11 @@ export interface Channel {
   listBanks?(currency: Currency): Promise<readonly UpstreamBank[]>;
   /** Optional: the account holder's name (name enquiry); UpstreamRefusedError INVALID_ACCOUNT when there is none. */
   resolveAccount?(request: { readonly currency: Currency; readonly method: string; readonly bankCode: string | null; readonly account: string }): Promise<ResolvedAccount>;
+  /**
+   * Optional: the upstream's statement of the UTC day starting at `dayStartMs`, fetched from its
+   * report API, as the file its connector's statement format reads.
+   */
+  fetchStatement?(dayStartMs: number): Promise<StatementFile>;
   /** Releases connections. */
   close?(): Promise<void>;
 }

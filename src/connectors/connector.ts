@@ -5,6 +5,7 @@
 import type { Clock } from '../core/clock.js';
 import type { Currency } from '../core/money.js';
 import type { Channel } from './channel.js';
+import type { StatementFormat } from './statement.js';
 
 export type ConnectorDirection = 'payin' | 'payout';
 
@@ -52,6 +53,12 @@ export interface ConnectorDefinition {
   readonly apiVersion: string;
   readonly credentials: readonly CredentialField[];
   readonly capabilities: readonly ConnectorCapability[];
+  /**
+   * Reconciliation: how to read the provider's statement (docs/reconciliation.md). Absent: the
+   * provider documents no statement we read, and its connector page says so. Where the provider has
+   * an API for it, the Channel also has `fetchStatement`.
+   */
+  readonly statement?: StatementFormat;
   create(options: ConnectorOptions): Channel;
 }
 

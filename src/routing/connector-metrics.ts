@@ -158,6 +158,10 @@ export class ConnectorMetrics {
       const resolve = channel.resolveAccount.bind(channel);
       Object.assign(instrumented, { resolveAccount: (request: Parameters<typeof resolve>[0]) => observe('resolve_account', request.method, () => resolve(request)) });
     }
+    if (channel.fetchStatement) {
+      const fetchStatement = channel.fetchStatement.bind(channel);
+      Object.assign(instrumented, { fetchStatement: (dayStartMs: number) => observe('fetch_statement', '', () => fetchStatement(dayStartMs)) });
+    }
     return instrumented;
   }
 }

@@ -9,6 +9,8 @@ import type { Currency } from '../core/money.js';
 import type { Channel, SandboxPayer } from '../connectors/channel.js';
 import { callbackPath, type ChannelRegistry } from '../connectors/registry.js';
 import type { InProcessBank, SimulatorConnection } from '../connectors/simulator/connection.js';
+import { simulatorStatement } from '../connectors/simulator/statement.js';
+import type { StatementFile, StatementFormat } from '../connectors/statement.js';
 import { missingCredentials, type ConnectorDirection } from '../connectors/connector.js';
 import type { ConnectorMetrics } from './connector-metrics.js';
 import { DEFAULT_SCOPE, routeKey, type ConnectorSettings, type RoutingSnapshot } from './connector-settings.js';
@@ -143,6 +145,21 @@ export class ConnectorRouter<Bank extends InProcessBank = InProcessBank> {
     if (live) return live.channel;
     const known = this.options.settings.definition(name) !== undefined;
     throw new AppError(known ? 'UNAVAILABLE' : 'NOT_FOUND', `The channel ${name} is not available${known ? ': its credentials are not set' : ''}.`);
+  }
+
+  /** How the named connector's statement reads (reconciliation); undefined when it offers none. */
+  statementFormat(name: string): StatementFormat | undefined {
+    if (name === this.registry.simulator.channel.name) return simulatorStatement;
+    return this.options.settings.definition(name)?.statement;
+  }
+
+  /** The connectors whose statement can be fetched now: the simulator and every live one with credentials and a report API. */
+  statementSources(): { readonly connector: string; fetch(dayStartMs: number): Promise<StatementFile> }[] {
+    const channels = [this.registry.simulator.channel as Channel, ...[...this.live.values()].map((live) => live.channel)];
+    return channels.flatMap((channel) => {
+      const fetch = channel.fetchStatement?.bind(channel);
+      return fetch && this.statementFormat(channel.name) ? [{ connector: channel.name, fetch }] : [];
+    });
   }
 
   sandboxPayer(): SandboxPayer {

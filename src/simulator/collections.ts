@@ -6,6 +6,7 @@ import { buildInstructions, COLLECTION_METHODS, payCodeOf, supportsRefund } from
 import type { CallbackPayload, CollectionBody, CollectionStatus, CreateCollectionBody, InstructionsBody, RefundResultBody } from './protocol.js';
 import { BankRefusal, collectionRef, evictOldest, randomDigits, refundRef } from './refs.js';
 import type { SimulatorStats } from './faults.js';
+import type { StatementRow } from './statements.js';
 
 interface CollectionRecord {
   readonly transactionRef: string;
@@ -15,10 +16,13 @@ interface CollectionRecord {
   readonly amountMinor: Minor;
   readonly expiresAtMs: number;
   readonly instructions: InstructionsBody;
+  /** When the bank opened it: the time its statement line carries. */
+  readonly createdAtMs: number;
   status: CollectionStatus;
   paidAmountMinor: Minor | null;
   failureReason: string | null;
   refund: RefundResultBody | null;
+  refundedAtMs: number | null;
 }
 
 export interface BookOptions {
@@ -84,6 +88,7 @@ export class CollectionBook {
     if (amountMinor !== record.paidAmountMinor) {
       throw new BankRefusal(422, 'AMOUNT_MISMATCH', `Only the full paid amount ${record.paidAmountMinor} can be refunded.`);
     }
+    record.refundedAtMs = this.options.clock.nowMs();
     record.refund = {
       refundRef: refundRef(this.options.clock.nowMs()),
       transactionRef,
@@ -92,6 +97,24 @@ export class CollectionBook {
     };
     this.options.stats.refunds += 1;
     return record.refund;
+  }
+
+  /** The statement lines of collections opened, and refunds made, within [fromMs, toMs). */
+  statementLines(fromMs: number, toMs: number): StatementRow[] {
+    const rows: StatementRow[] = [];
+    for (const record of this.records.values()) {
+      this.expireIfDue(record);
+      if (record.createdAtMs >= fromMs && record.createdAtMs < toMs) {
+        const amount = record.paidAmountMinor ?? record.amountMinor;
+        rows.push({ reference: record.upstreamRef, ourReference: record.transactionRef, type: 'collection', currency: record.currency, amountMinor: amount, status: record.status, atMs: record.createdAtMs });
+      }
+      const at = record.refundedAtMs;
+      if (record.refund && at !== null && at >= fromMs && at < toMs) {
+        const refund = record.refund;
+        rows.push({ reference: refund.refundRef, ourReference: record.transactionRef, type: 'refund', currency: record.currency, amountMinor: BigInt(refund.amountMinor), status: refund.status, atMs: at });
+      }
+    }
+    return rows;
   }
 
   /** Expires every pending collection whose time has passed. */
@@ -117,10 +140,12 @@ export class CollectionBook {
       amountMinor: input.amountMinor,
       expiresAtMs: request.expiresAtMs,
       instructions,
+      createdAtMs: this.options.clock.nowMs(),
       status: 'PENDING',
       paidAmountMinor: null,
       failureReason: null,
       refund: null,
+      refundedAtMs: null,
     };
   }
 

@@ -6,6 +6,7 @@ import { PAYOUT_METHODS } from './instructions.js';
 import type { PayoutBody, SubmitPayoutBody } from './protocol.js';
 import { BankRefusal, evictOldest, transferRef } from './refs.js';
 import type { BookOptions } from './collections.js';
+import type { StatementRow } from './statements.js';
 
 /** How long an account ending 0002 stays PROCESSING. */
 export const SLOW_PAYOUT_MS = 2 * 60 * 1000;
@@ -17,6 +18,8 @@ interface PayoutRecord {
   readonly amountMinor: Minor;
   readonly account: string;
   readonly settleAtMs: number;
+  /** When the bank took it: the time its statement line carries. */
+  readonly createdAtMs: number;
   status: 'PROCESSING' | 'SUCCESS' | 'FAILED';
   upstreamRef: string | null;
   failureReason: string | null;
@@ -63,6 +66,25 @@ export class PayoutBook {
     return this.view(record);
   }
 
+  /** The statement lines of transfers taken within [fromMs, toMs); the reference is ours until the transfer has its own. */
+  statementLines(fromMs: number, toMs: number): StatementRow[] {
+    const rows: StatementRow[] = [];
+    for (const record of this.records.values()) {
+      if (record.createdAtMs < fromMs || record.createdAtMs >= toMs) continue;
+      this.settleIfDue(record);
+      rows.push({
+        reference: record.upstreamRef ?? record.transactionRef,
+        ourReference: record.transactionRef,
+        type: 'payout',
+        currency: record.currency,
+        amountMinor: record.amountMinor,
+        status: record.status,
+        atMs: record.createdAtMs,
+      });
+    }
+    return rows;
+  }
+
   /** Completes every transfer whose time has come. */
   sweep(): void {
     for (const ref of this.processing) this.settleIfDue(this.records.get(ref)!);
@@ -79,6 +101,7 @@ export class PayoutBook {
       amountMinor: BigInt(request.amountMinor),
       account: request.account,
       settleAtMs: nowMs + (tail === '0002' ? SLOW_PAYOUT_MS : this.options.payoutDelayMs),
+      createdAtMs: nowMs,
       status: 'PROCESSING',
       upstreamRef: null,
       failureReason: null,

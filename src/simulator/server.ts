@@ -12,6 +12,7 @@ import { PayoutBook } from './payouts.js';
 import { API_KEY_HEADER, type CompleteCollectionBody, type CreateCollectionBody, type RefundBody, type ResolveAccountBody, type SubmitPayoutBody } from './protocol.js';
 import { BankRefusal } from './refs.js';
 import { routeSchemas } from './schemas.js';
+import { statementCsv, statementDayEnd, statementDayStart } from './statements.js';
 
 export interface SimulatorOptions {
   /** 0 or omitted: a random free port. */
@@ -162,6 +163,16 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     const payout = payouts.get(request.params.transactionRef);
     if (payout) return payout;
     return reply.code(404).send({ transactionRef: request.params.transactionRef, status: 'UNKNOWN', upstreamRef: null, failureReason: null });
+  });
+
+  // The day's statement (docs/simulator.md, "Statements"): what the bank did that UTC day, as CSV.
+  app.get<{ Params: { file: string } }>('/v1/statements/:file', async (request, reply) => {
+    const day = /^(.+)\.csv$/.exec(request.params.file)?.[1];
+    const startMs = day === undefined ? null : statementDayStart(day);
+    if (startMs === null) throw new BankRefusal(404, 'NOT_FOUND', 'Statements are at /v1/statements/YYYY-MM-DD.csv.');
+    const endMs = statementDayEnd(startMs);
+    const csv = statementCsv([...collections.statementLines(startMs, endMs), ...payouts.statementLines(startMs, endMs)]);
+    return reply.header('content-type', 'text/csv; charset=utf-8').send(csv);
   });
 
   app.post<{ Params: RefParams; Body: CompleteCollectionBody }>('/sim/collections/:transactionRef/complete', { schema: routeSchemas.complete }, async (request) => {

@@ -13,6 +13,7 @@ import { adminHeldMoneyRoutes, type AdminHeldMoneyRouteOptions } from './held-mo
 import { adminAuditRoutes, type AdminAuditRouteOptions } from './audit.js';
 import { adminConnectorRoutes, type AdminConnectorRouteOptions } from './connectors.js';
 import { adminRecordRoutes, type AdminRecordRouteOptions } from './records.js';
+import { adminReconciliationRoutes, type AdminReconciliationRouteOptions } from './reconciliation.js';
 import { ADMIN_SECURITY, adminErrors } from '../schemas/responses.js';
 
 /** What the operator routes use, all together, and the bearer token that guards them. */
@@ -26,10 +27,11 @@ export type AdminRouteOptions = AdminMerchantRouteOptions &
   AdminHeldMoneyRouteOptions &
   AdminAuditRouteOptions &
   AdminConnectorRouteOptions &
-  AdminRecordRouteOptions & { readonly adminToken: string };
+  AdminRecordRouteOptions &
+  AdminReconciliationRouteOptions & { readonly adminToken: string };
 
 export const adminRoutes: FastifyPluginAsync<AdminRouteOptions> = async (app, options) => {
-  const { adminToken, merchants, webhookConfig, rates, webhooks, ledger, fees, payouts, held, db, connectorSettings, refreshRouting, payments } = options;
+  const { adminToken, merchants, webhookConfig, rates, webhooks, ledger, fees, payouts, held, db, connectorSettings, refreshRouting, payments, reconciliation } = options;
   // Declared where it is enforced: every operator route needs the bearer token and can answer its errors.
   app.addHook('onRoute', (route) => {
     const schema = route.schema ?? {};
@@ -57,4 +59,5 @@ export const adminRoutes: FastifyPluginAsync<AdminRouteOptions> = async (app, op
   await app.register(adminAuditRoutes, { db });
   await app.register(adminConnectorRoutes, { connectorSettings, refreshRouting });
   await app.register(adminRecordRoutes, { payments, payouts });
+  await app.register(adminReconciliationRoutes, { reconciliation });
 };

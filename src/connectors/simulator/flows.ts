@@ -18,6 +18,7 @@ import {
   type ResolvedAccount,
   type SandboxPayer,
 } from '../channel.js';
+import { dayOf, type StatementFile } from '../statement.js';
 import { CALLBACK_TOLERANCE_SECONDS, parseSimulatorCallback } from './notifications.js';
 import {
   API_KEY_HEADER,
@@ -139,8 +140,25 @@ export class SimulatorChannel implements Channel, SandboxPayer {
     await this.pool.close();
   }
 
+  /** The bank's statement of one UTC day (docs/simulator.md, "Statements"), as the CSV it serves. */
+  async fetchStatement(dayStartMs: number): Promise<StatementFile> {
+    const fileName = `${dayOf(dayStartMs)}.csv`;
+    const answer = await this.send('GET', `/v1/statements/${fileName}`);
+    if (answer.status !== 200) throw new UpstreamUnavailableError(`simulator GET /v1/statements/${fileName}: HTTP ${answer.status}`);
+    return { fileName: `simulator-${fileName}`, content: answer.text };
+  }
+
   /** One request; a timeout, a broken connection, a 5xx or an unreadable answer means the outcome is unknown. */
   private async call<T>(method: 'GET' | 'POST', path: string, body?: object): Promise<Answer<T>> {
+    const { status, text } = await this.send(method, path, body);
+    try {
+      return { status, body: JSON.parse(text) as T };
+    } catch (error) {
+      throw new UpstreamUnavailableError(`simulator ${method} ${path}: unreadable answer`, { cause: error });
+    }
+  }
+
+  private async send(method: 'GET' | 'POST', path: string, body?: object): Promise<{ readonly status: number; readonly text: string }> {
     let status: number;
     let text: string;
     try {
@@ -157,11 +175,7 @@ export class SimulatorChannel implements Channel, SandboxPayer {
       throw new UpstreamUnavailableError(`simulator ${method} ${path}: no answer (${describe(error)}; deadline ${this.timeoutMs} ms)`, { cause: error });
     }
     if (status >= 500) throw new UpstreamUnavailableError(`simulator ${method} ${path}: HTTP ${status}`);
-    try {
-      return { status, body: JSON.parse(text) as T };
-    } catch (error) {
-      throw new UpstreamUnavailableError(`simulator ${method} ${path}: unreadable answer`, { cause: error });
-    }
+    return { status, text };
   }
 
   private expectOk<T>(answer: Answer<T>, what: string): T {

@@ -16,8 +16,8 @@ export type { CollectionBody, ErrorBody, PayoutBody, RefundResultBody, ResolvedA
 
 export const API_KEY_HEADER = 'x-sim-key';
 
-const COLLECTION_STATUSES: readonly UpstreamCollectionStatus[] = ['PENDING', 'PAID', 'FAILED', 'EXPIRED'];
-const PAYOUT_STATUSES: readonly UpstreamPayoutStatus[] = ['PROCESSING', 'SUCCESS', 'FAILED', 'UNKNOWN'];
+export const COLLECTION_STATUSES: readonly UpstreamCollectionStatus[] = ['PENDING', 'PAID', 'FAILED', 'EXPIRED'];
+export const PAYOUT_STATUSES: readonly UpstreamPayoutStatus[] = ['PROCESSING', 'SUCCESS', 'FAILED', 'UNKNOWN'];
 const AMOUNT_PATTERN = /^\d{1,18}$/;
 
 const malformed = (why: string): AppError => new AppError('VALIDATION_FAILED', `The simulator callback is malformed: ${why}.`);
