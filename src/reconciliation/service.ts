@@ -144,7 +144,14 @@ export class ReconciliationService {
     if (existing) return { run: existing, replayed: true };
     const source = this.options.channels.statementSources().find((s) => s.connector === connector);
     if (!source) throw new AppError('NOT_FOUND', `The connector ${connector} has no statement API (or its credentials are not set).`);
-    const file = await source.fetch(dayStartMs);
+    let file: StatementFile;
+    try {
+      file = await source.fetch(dayStartMs);
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      // No answer, or a refusal (credentials, a day it does not have): the operator may repeat it later.
+      throw new AppError('UNAVAILABLE', `The statement of ${day} could not be fetched from ${connector}: ${error instanceof Error ? error.message : String(error)}`);
+    }
     return this.importStatement({ connector, day, fileName: file.fileName, content: file.content, actor }, 'fetch');
   }
 

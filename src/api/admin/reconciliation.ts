@@ -2,6 +2,8 @@
 // runs and their lines (the unresolved ones are the worklist), and resolve a line with a reason.
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { dayStartOf } from '../../connectors/statement.js';
+import { AppError } from '../../core/errors.js';
 import { ok } from '../../http/envelope.js';
 import { Text } from '../../http/text.js';
 import { RECONCILIATION_OUTCOMES } from '../../reconciliation/reconciliation-rows.js';
@@ -60,7 +62,7 @@ const ImportBody = Type.Object(
 );
 
 export interface AdminReconciliationRouteOptions {
-  readonly reconciliation: Pick<ReconciliationService, 'importStatement' | 'listRuns' | 'getRun' | 'listLines' | 'resolveLine'>;
+  readonly reconciliation: Pick<ReconciliationService, 'importStatement' | 'fetchDay' | 'listRuns' | 'getRun' | 'listLines' | 'resolveLine'>;
 }
 
 export const adminReconciliationRoutes: FastifyPluginAsyncTypebox<AdminReconciliationRouteOptions> = async (app, { reconciliation }) => {
@@ -81,6 +83,31 @@ export const adminReconciliationRoutes: FastifyPluginAsyncTypebox<AdminReconcili
       },
     },
     async (request) => ok(await reconciliation.importStatement({ ...request.body, actor: ADMIN_ACTOR })),
+  );
+
+  app.post(
+    '/reconciliation/fetches',
+    {
+      schema: {
+        operationId: 'adminFetchStatement',
+        tags: ['admin'],
+        summary: "Fetch a day's statement from the connector's statement API and compare it (once per connector and day: a second call answers the earlier run)",
+        body: Type.Object(
+          { connector: Text({ minLength: 1, maxLength: 40 }), day: Text({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: "the statement's UTC day" }) },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: SuccessEnvelope(Type.Object({ run: Run, replayed: Type.Boolean() }), 'The run.'),
+          404: errorResponse('NOT_FOUND: the connector has no statement API, or its credentials are not set.'),
+          503: errorResponse('UNAVAILABLE: the provider did not answer; repeat the call later.'),
+        },
+      },
+    },
+    async (request) => {
+      const dayStartMs = dayStartOf(request.body.day);
+      if (dayStartMs === null) throw new AppError('VALIDATION_FAILED', 'day must be a calendar day, YYYY-MM-DD.', [{ field: 'day', problem: 'is not a calendar day' }]);
+      return ok(await reconciliation.fetchDay(request.body.connector, dayStartMs, ADMIN_ACTOR));
+    },
   );
 
   app.get(
