@@ -38,6 +38,8 @@ export interface FakeCharge {
   status: string;
   paidAmount: number | null;
   paidAt: string | null;
+  /** When the charge was made (ISO); the day's statement lists it by this. */
+  createdAt: string;
 }
 
 export interface FakeTransfer {
@@ -48,6 +50,7 @@ export interface FakeTransfer {
   readonly recipientCode: string;
   status: string;
   gatewayResponse: string | null;
+  createdAt: string;
 }
 
 interface FakeRecipient {
@@ -147,6 +150,8 @@ export async function startPaystackFake(options: { readonly secretKey?: string; 
       paid_at: charge.paidAt,
       paidAt: charge.paidAt,
       gateway_response: charge.status === 'success' ? 'Approved' : charge.status === 'abandoned' ? 'The transaction was not completed' : 'Awaiting transfer',
+      created_at: charge.createdAt,
+      createdAt: charge.createdAt,
     };
   };
 
@@ -162,6 +167,7 @@ export async function startPaystackFake(options: { readonly secretKey?: string; 
       status: transfer.status,
       transfer_code: transfer.transferCode,
       gateway_response: transfer.gatewayResponse,
+      createdAt: transfer.createdAt,
       recipient: {
         ...sampleRecipient,
         id: recipient.id,
@@ -212,6 +218,7 @@ export async function startPaystackFake(options: { readonly secretKey?: string; 
       status: 'pending',
       paidAmount: null,
       paidAt: null,
+      createdAt: new Date().toISOString(),
     };
     charges.set(charge.reference, charge);
     send(res, 200, { status: true, message: 'Charge attempted', data: chargeData(charge) });
@@ -260,6 +267,7 @@ export async function startPaystackFake(options: { readonly secretKey?: string; 
       recipientCode: recipient.code,
       status: initialTransferStatus,
       gatewayResponse: null,
+      createdAt: new Date().toISOString(),
     };
     transfers.set(transfer.reference, transfer);
     const sample = paystackFixture('transfer-initiate').data as Json;
@@ -287,8 +295,21 @@ export async function startPaystackFake(options: { readonly secretKey?: string; 
     send(res, 200, { status: true, message: 'Account number resolved', data: { account_number: account, account_name: 'WES GIBBONS', bank_id: 9 } });
   };
 
+  /** List Transactions / List Transfers: items created within from..to (inclusive), newest first, paged with perPage/page. */
+  const listPage = <T extends { createdAt: string }>(items: readonly T[], view: (item: T) => Json, query: URLSearchParams, res: http.ServerResponse, message: string): void => {
+    const fromMs = query.get('from') === null ? -Infinity : Date.parse(query.get('from')!);
+    const toMs = query.get('to') === null ? Infinity : Date.parse(query.get('to')!);
+    const perPage = Number(query.get('perPage') ?? '50');
+    const page = Number(query.get('page') ?? '1');
+    const chosen = items.filter((item) => Date.parse(item.createdAt) >= fromMs && Date.parse(item.createdAt) <= toMs).reverse();
+    const data = chosen.slice((page - 1) * perPage, page * perPage).map(view);
+    send(res, 200, { status: true, message, data, meta: { total: chosen.length, skipped: (page - 1) * perPage, perPage, page, pageCount: Math.max(1, Math.ceil(chosen.length / perPage)) } });
+  };
+
   const route = (method: string, pathname: string, query: URLSearchParams, body: Json, res: http.ServerResponse): void => {
     let match: RegExpExecArray | null;
+    if (method === 'GET' && pathname === '/transaction') return listPage([...charges.values()], transactionData, query, res, 'Transactions retrieved');
+    if (method === 'GET' && pathname === '/transfer') return listPage([...transfers.values()], transferData, query, res, 'Transfers retrieved');
     if (method === 'POST' && pathname === '/charge') return createCharge(body, res);
     if (method === 'GET' && (match = /^\/charge\/([^/]+)$/.exec(pathname))) {
       const charge = charges.get(decodeURIComponent(match[1]!));

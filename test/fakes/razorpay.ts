@@ -65,6 +65,7 @@ export class FakeRazorpay {
   private readonly qrCodes: Json[] = [];
   private readonly paymentsByQr = new Map<string, Json[]>();
   private readonly refundsByKey = new Map<string, Json>();
+  private readonly refunds: Json[] = [];
   private readonly payouts: StoredPayout[] = [];
   private readonly faults: { prefix: string; answer: FaultAnswer; method?: string }[] = [];
   private readonly hung = new Set<http.ServerResponse>();
@@ -270,6 +271,7 @@ export class FakeRazorpay {
     if (method === 'POST' && (match = /^\/v1\/payments\/([^/]+)\/refund$/.exec(path))) {
       return this.refund(decodeURIComponent(match[1]!), body ?? {}, headers, res);
     }
+    if (method === 'GET' && path === '/v1/settlements/recon/combined') return this.recon(url.searchParams, res);
     if (method === 'POST' && path === '/v1/fund_accounts/validations') return this.createValidation(body ?? {}, res);
     if (method === 'GET' && (match = /^\/v1\/fund_accounts\/validations\/([^/]+)$/.exec(path))) {
       const stored = this.validations.get(decodeURIComponent(match[1]!));
@@ -354,7 +356,37 @@ export class FakeRazorpay {
     payment.amount_refunded = (payment.amount_refunded as number) + amount;
     if (payment.amount_refunded === payment.amount) Object.assign(payment, { status: 'refunded', refund_status: 'full' });
     if (typeof key === 'string') this.refundsByKey.set(key, refund);
+    this.refunds.push(refund);
     send(res, 200, refund);
+  }
+
+  /**
+   * Settlement Recon: the fake settles every captured payment and every refund the moment it happens,
+   * so the report of a day lists those created that (UTC) day, as recon items, paged with count/skip.
+   */
+  private recon(query: URLSearchParams, res: http.ServerResponse): void {
+    const year = Number(query.get('year'));
+    const month = Number(query.get('month'));
+    if (!Number.isInteger(year) || !Number.isInteger(month) || month < 1 || month > 12) return send(res, 400, errorBody('The year and month fields are required.'));
+    const day = query.get('day') === null ? null : Number(query.get('day'));
+    const fromS = Date.UTC(year, month - 1, day ?? 1) / 1000;
+    const toS = (day === null ? Date.UTC(year, month, 1) : Date.UTC(year, month - 1, day + 1)) / 1000;
+    const settlement = { settlement_id: 'setl_FkDaily0000001', settlement_utr: 'UTIBR12345678901' };
+    const payments = [...this.paymentsByQr.values()].flat().map((p) => ({
+      entity_id: p.id, type: 'payment', debit: 0, credit: (p.amount as number) - 236, amount: p.amount, currency: 'INR', fee: 236, tax: 36, on_hold: false,
+      settled: true, created_at: p.created_at, settled_at: p.created_at, ...settlement, posted_at: null, credit_type: 'default', description: null,
+      notes: p.notes, payment_id: null, order_id: null, order_receipt: null, method: 'upi', upi_transaction_id: null, card_network: null, card_issuer: null, card_type: null, dispute_id: null,
+    }));
+    const refunds = this.refunds.map((r) => ({
+      entity_id: r.id, type: 'refund', debit: r.amount, credit: 0, amount: r.amount, currency: 'INR', fee: 0, tax: 0, on_hold: false,
+      settled: true, created_at: r.created_at, settled_at: r.created_at, ...settlement, posted_at: null, credit_type: 'default', description: null,
+      notes: r.notes, payment_id: r.payment_id, order_id: null, order_receipt: null, method: 'upi', upi_transaction_id: null, card_network: null, card_issuer: null, card_type: null, dispute_id: null,
+    }));
+    const all = [...payments, ...refunds].filter((i) => (i.settled_at as number) >= fromS && (i.settled_at as number) < toS);
+    const count = Math.min(Number(query.get('count') ?? 1000), 1000);
+    const skip = Number(query.get('skip') ?? 0);
+    const items = all.slice(skip, skip + count);
+    send(res, 200, { entity: 'collection', count: items.length, items });
   }
 
   private createValidation(body: Json, res: http.ServerResponse): void {

@@ -2,6 +2,7 @@
 // payouts to bank accounts), the one credential it needs, and how its Channel is built.
 import type { ConnectorDefinition } from '../connector.js';
 import { PaystackChannel } from './flows.js';
+import { paystackStatement } from './statement.js';
 
 export const paystackDefinition: ConnectorDefinition = {
   name: 'paystack',
@@ -11,6 +12,7 @@ export const paystackDefinition: ConnectorDefinition = {
     'Paystack REST API (unversioned, api.paystack.co) as of 2025: Charge API "Pay with Transfer" (https://paystack.com/docs/payments/payment-methods/#bank-transfer), ' +
     'Verify Transaction (https://paystack.com/docs/api/transaction/#verify), Transfer Recipients and Transfers (https://paystack.com/docs/transfers/single-transfers/, ' +
     'https://paystack.com/docs/api/transfer/#verify), Banks and Resolve Account (https://paystack.com/docs/api/miscellaneous/#bank, https://paystack.com/docs/api/verification/#resolve-account), ' +
+    'List Transactions and List Transfers for reconciliation (https://paystack.com/docs/api/transaction/#list, https://paystack.com/docs/api/transfer/#list), ' +
     'Webhooks (https://paystack.com/docs/payments/webhooks/), OpenAPI spec github.com/PaystackOSS/openapi',
   credentials: [
     {
@@ -23,5 +25,6 @@ export const paystackDefinition: ConnectorDefinition = {
     { currency: 'NGN', direction: 'payin', method: 'TRANSFER', refunds: false },
     { currency: 'NGN', direction: 'payout', method: 'BANK' },
   ],
+  statement: paystackStatement,
   create: (options) => new PaystackChannel({ baseUrl: options.baseUrl, secretKey: options.credentials.secretKey ?? '', timeoutMs: options.timeoutMs }),
 };

@@ -16,6 +16,7 @@ import {
   type ResolvedAccount,
   type UpstreamBank,
 } from '../channel.js';
+import { DAY_MS, dayOf, type StatementFile } from '../statement.js';
 import { JsonClient, withoutQuery, type HttpMethod } from '../http-json.js';
 import { parsePaystackEvent } from './notifications.js';
 import {
@@ -42,6 +43,9 @@ const NUBAN = /^\d{10}$/;
 const BANK_CODE = /^\d{3,6}$/;
 /** The bank list is paged; Nigeria has a few hundred institutions, so this bounds a runaway cursor. */
 const MAX_BANK_PAGES = 20;
+/** Statement pages: Paystack's largest page, and a bound on a runaway listing (100 000 items a day). */
+const STATEMENT_PAGE_SIZE = 100;
+const MAX_STATEMENT_PAGES = 1000;
 
 export interface PaystackChannelOptions {
   readonly baseUrl: string;
@@ -209,8 +213,34 @@ export class PaystackChannel implements Channel {
     throw refusal;
   }
 
+  /**
+   * The day's statement (statement.ts): every transaction and transfer created in the UTC day, paged
+   * through List Transactions and List Transfers, as the JSON document the statement format reads.
+   */
+  async fetchStatement(dayStartMs: number): Promise<StatementFile> {
+    const from = new Date(dayStartMs).toISOString();
+    const to = new Date(dayStartMs + DAY_MS - 1).toISOString();
+    const transactions = await this.listAll('/transaction', from, to, 'list transactions');
+    const transfers = await this.listAll('/transfer', from, to, 'list transfers');
+    return { fileName: `paystack-${dayOf(dayStartMs)}.json`, content: JSON.stringify({ transactions, transfers }) };
+  }
+
   async close(): Promise<void> {
     await this.http.close();
+  }
+
+  /** Every item of a paged list between two times (Paystack pages with page/perPage and answers meta.pageCount). */
+  private async listAll(route: string, from: string, to: string, what: string): Promise<unknown[]> {
+    const items: unknown[] = [];
+    for (let page = 1; page <= MAX_STATEMENT_PAGES; page += 1) {
+      const query = new URLSearchParams({ from, to, perPage: String(STATEMENT_PAGE_SIZE), page: String(page) });
+      const answer = await this.call<unknown[]>('GET', `${route}?${query}`);
+      if (answer.status !== 200 || answer.body.status !== true || !Array.isArray(answer.body.data)) throw this.refusal(answer, what);
+      items.push(...answer.body.data);
+      const pageCount = answer.body.meta?.pageCount;
+      if (answer.body.data.length < STATEMENT_PAGE_SIZE || (typeof pageCount === 'number' && page >= pageCount)) return items;
+    }
+    throw new UpstreamUnavailableError(`paystack ${what}: more than ${MAX_STATEMENT_PAGES} pages in one day`);
   }
 
   private reference(transactionRef: string): string {

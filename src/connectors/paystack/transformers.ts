@@ -12,7 +12,7 @@ export interface Envelope<T> {
   readonly type?: string;
   readonly code?: string;
   /** Errors: what to do next. Paged lists (GET /bank with use_cursor): the cursor of the next page. */
-  readonly meta?: { readonly nextStep?: string; readonly next?: string | null };
+  readonly meta?: { readonly nextStep?: string; readonly next?: string | null; readonly page?: number; readonly pageCount?: number };
 }
 
 /** POST /charge with a `bank_transfer` object: "Pay with Transfer", one account per charge. */

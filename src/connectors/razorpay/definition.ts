@@ -2,6 +2,7 @@
 // IMPS to a bank account or UPI to a VPA.
 import type { ConnectorDefinition } from '../connector.js';
 import { RazorpayChannel } from './flows.js';
+import { razorpayStatement } from './statement.js';
 
 export const razorpayDefinition: ConnectorDefinition = {
   name: 'razorpay',
@@ -12,7 +13,7 @@ export const razorpayDefinition: ConnectorDefinition = {
     'Razorpay REST API v1: UPI QR Codes (https://razorpay.com/docs/api/qr-codes/), Refunds (https://razorpay.com/docs/api/refunds/), ' +
     'RazorpayX Payout Composite (https://razorpay.com/docs/api/x/payout-composite/), Payout Idempotency, Fetch All Payouts, ' +
     'Payout Status Details (https://razorpay.com/docs/errors/x/payout-status-details/), Composite Account Validation ' +
-    '(https://razorpay.com/docs/api/x/composite-account-validation/), Webhooks (https://razorpay.com/docs/webhooks/)',
+    '(https://razorpay.com/docs/api/x/composite-account-validation/), Settlement Recon (https://razorpay.com/docs/api/settlements/fetch-recon/), Webhooks (https://razorpay.com/docs/webhooks/)',
   credentials: [
     { name: 'keyId', description: 'API key id (rzp_live_... or rzp_test_...), Dashboard > Account & Settings > API Keys.', secret: false },
     { name: 'keySecret', description: 'API key secret shown once when the key is generated.', secret: true },
@@ -24,6 +25,7 @@ export const razorpayDefinition: ConnectorDefinition = {
     { currency: 'INR', direction: 'payout', method: 'BANK' },
     { currency: 'INR', direction: 'payout', method: 'UPI' },
   ],
+  statement: razorpayStatement,
   create: (options) =>
     new RazorpayChannel({
       baseUrl: options.baseUrl,

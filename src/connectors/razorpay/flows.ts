@@ -2,6 +2,7 @@
 // payouts (IMPS to a bank account, UPI to a VPA) over real HTTP with HTTP Basic key_id:key_secret.
 import type { Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
+import { dayOf, type StatementFile } from '../statement.js';
 import {
   UpstreamRefusedError,
   UpstreamUnavailableError,
@@ -57,6 +58,9 @@ type Answer = JsonAnswer;
 
 /** The most the list endpoints give per page (QR codes and payouts alike). */
 const PAGE = 100;
+/** The recon report's largest page (count), and a bound on a runaway listing. */
+const RECON_PAGE = 1000;
+const MAX_RECON_PAGES = 200;
 /** A lost-answer lookup reads at most this many pages of recent QR codes before concluding there is none. */
 const MAX_LOOKUP_PAGES = 20;
 /** QR codes are looked for from this long before the payment's expiry (checkouts live 30 minutes). */
@@ -183,6 +187,31 @@ export class RazorpayChannel implements Channel {
 
   parseCallback(headers: Readonly<Record<string, string | string[] | undefined>>, rawBody: Buffer): ChannelCallback {
     return parseRazorpayWebhook(headers, rawBody, this.options.webhookSecret);
+  }
+
+  /**
+   * The Settlement Recon report of the day (statement.ts), every page of it (count/skip), as one JSON
+   * document. Razorpay's day is asked by its calendar date: year, month and day of the UTC day.
+   */
+  async fetchStatement(dayStartMs: number): Promise<StatementFile> {
+    const date = new Date(dayStartMs);
+    const items: unknown[] = [];
+    for (let page = 0; page < MAX_RECON_PAGES; page += 1) {
+      const query = new URLSearchParams({
+        year: String(date.getUTCFullYear()),
+        month: String(date.getUTCMonth() + 1).padStart(2, '0'),
+        day: String(date.getUTCDate()).padStart(2, '0'),
+        count: String(RECON_PAGE),
+        skip: String(page * RECON_PAGE),
+      });
+      const list = await this.expect<ListOf<unknown>>('GET', `/v1/settlements/recon/combined?${query}`, undefined, {}, 'fetch the settlement recon report');
+      if (!Array.isArray(list.items)) throw new UpstreamUnavailableError('razorpay settlement recon: answer without items');
+      items.push(...list.items);
+      if (list.items.length < RECON_PAGE) {
+        return { fileName: `razorpay-${dayOf(dayStartMs)}.json`, content: JSON.stringify({ entity: 'collection', count: items.length, items }) };
+      }
+    }
+    throw new UpstreamUnavailableError(`razorpay settlement recon: more than ${MAX_RECON_PAGES} pages in one day`);
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,126 @@
+// The daily job against live connectors' statement APIs: Paystack (List Transactions and List
+// Transfers, bearer secret key) and Razorpay (Settlement Recon, HTTP Basic key pair), each served by
+// its fake with the provider's authentication, after real payments, a payout and a refund went
+// through them; and imports of those providers' documented formats, well and badly formed.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DAY_MS, dayOf } from '../../src/connectors/statement.js';
+import { dailyReconciliationJob } from '../../src/reconciliation/daily-job.js';
+import { startPaystackFake, type PaystackFake } from '../fakes/paystack.js';
+import { FakeRazorpay } from '../fakes/razorpay.js';
+import { fund, initiateBody } from '../payments/api-helpers.js';
+import { payoutBody } from '../payouts/helpers.js';
+import { connect, eventually, paymentRow, startLive, type LiveSetup } from '../connectors/live.js';
+import { allLines, importStatement, lineOf } from './helpers.js';
+
+let live: LiveSetup;
+let paystack: PaystackFake;
+let razorpay: FakeRazorpay;
+
+beforeAll(async () => {
+  live = await startLive({ env: { RECONCILIATION_DAILY: 'false' } });
+  paystack = await startPaystackFake({ callbackUrl: `${live.server.baseUrl}/v1/callbacks/paystack` });
+  razorpay = await new FakeRazorpay().start();
+  razorpay.setCallbackUrl(`${live.server.baseUrl}/v1/callbacks/razorpay`);
+  await connect(live.server, 'paystack', {
+    baseUrl: paystack.url,
+    credentials: { secretKey: paystack.secretKey },
+    routes: [
+      { currency: 'NGN', direction: 'payin', method: 'TRANSFER' },
+      { currency: 'NGN', direction: 'payout', method: 'BANK' },
+    ],
+  });
+  await connect(live.server, 'razorpay', {
+    baseUrl: razorpay.url,
+    credentials: { keyId: razorpay.keyId, keySecret: razorpay.keySecret, webhookSecret: razorpay.webhookSecret, accountNumber: razorpay.accountNumber },
+    routes: [{ currency: 'INR', direction: 'payin', method: 'NATIVE' }],
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await paystack?.close();
+  await razorpay?.close();
+  await live?.close();
+});
+
+const client = () => live.merchant.client;
+const statusOf = async (ref: string) => (await client().paymentStatus({ transactionRef: ref })).data.status;
+
+async function readyPayment(currency: 'NGN' | 'INR', method: string, amount: number): Promise<string> {
+  const created = await client().paymentInitiate(initiateBody(currency, method as never, { amount }));
+  expect(created.status).toBe(200);
+  const ref = created.data.transactionRef as string;
+  await eventually('the collection', () => paymentRow(live.server, ref), (row) => row.collection_state === 'ready');
+  return ref;
+}
+
+const runOf = async (connector: string, day: string) =>
+  (await live.server.admin('GET', `/reconciliation/runs?connector=${connector}&limit=200`)).body.data.items.find((r: any) => r.day === day && r.source === 'fetch');
+
+describe('reconciliation: live connectors', () => {
+  it("the daily job fetches yesterday's Paystack and Razorpay statements with their credentials and matches our records", async () => {
+    const day = dayOf(live.server.clock.nowMs());
+    // Paystack: a paid pay-in, one still waiting, a transfer that succeeded.
+    const paid = await readyPayment('NGN', 'TRANSFER', 12_000);
+    await paystack.pay(paid);
+    await eventually('Success', () => statusOf(paid), (s) => s === 'Success');
+    const waiting = await readyPayment('NGN', 'TRANSFER', 9_000);
+    await fund(live.server, live.merchant.id, 'NGN', 1_000_000_00n);
+    const payout = (await client().payoutInitiate(payoutBody('NGN', 'BANK', { amount: 15_000 }))).data.transactionRef as string;
+    await eventually('the transfer', async () => paystack.transfers.get(payout), (t) => t !== undefined);
+    await paystack.completeTransfer(payout);
+    await eventually('Success', async () => (await client().payoutStatus({ transactionRef: payout })).data.status, (s) => s === 'Success');
+    // Razorpay: a UPI QR paid, then refunded.
+    const refunded = await readyPayment('INR', 'NATIVE', 750);
+    await razorpay.pay(refunded);
+    await eventually('Success', () => statusOf(refunded), (s) => s === 'Success');
+    await fund(live.server, live.merchant.id, 'INR', 100_000_00n);
+    expect((await client().paymentRefund({ transactionRef: refunded })).status).toBe(200);
+    expect(await statusOf(refunded)).toBe('Refund');
+
+    // The next day, after the configured hour: yesterday is fetched, once.
+    const clock = live.server.clock;
+    clock.advance(Math.floor(clock.nowMs() / DAY_MS) * DAY_MS + DAY_MS + 3_600_000 - clock.nowMs());
+    const job = dailyReconciliationJob(live.server.services.reconciliation, { clock, hourUtc: 1, log: { error: (details) => console.error(details) } });
+    expect(await job.runOnce()).toBeGreaterThanOrEqual(2);
+    expect(await job.runOnce()).toBe(0);
+
+    const paystackRun = await runOf('paystack', day);
+    expect(paystackRun).toMatchObject({ actor: 'scheduler', expects: ['payment', 'payout'], fileName: `paystack-${day}.json` });
+    const paystackLines = await allLines(live.server, paystackRun.id);
+    expect(lineOf(paystackLines, paid)).toMatchObject({ outcome: 'matched', theirs: { status: 'success', amountMinor: '1200000' }, ours: { status: 'Success' } });
+    expect(lineOf(paystackLines, waiting)).toMatchObject({ outcome: 'matched', theirs: { mappedStatus: 'PENDING' }, ours: { status: 'Pending' } });
+    expect(lineOf(paystackLines, payout, 'payout')).toMatchObject({ outcome: 'matched', theirs: { status: 'success', amountMinor: '1500000' } });
+    const listings = paystack.requests.filter((r) => r.method === 'GET' && (r.path === '/transaction' || r.path === '/transfer'));
+    expect(listings.map((r) => r.path).sort()).toEqual(['/transaction', '/transfer']);
+    for (const request of listings) {
+      expect(request.headers.authorization).toBe(`Bearer ${paystack.secretKey}`);
+      expect(request.query.get('from')).toBe(`${day}T00:00:00.000Z`);
+    }
+
+    const razorpayRun = await runOf('razorpay', day);
+    expect(razorpayRun).toMatchObject({ expects: [], counts: { missing_theirs: 0 } });
+    const razorpayLines = await allLines(live.server, razorpayRun.id);
+    expect(lineOf(razorpayLines, refunded)).toMatchObject({ outcome: 'matched', ours: { status: 'Refund', amountMinor: '75000' } });
+    expect(lineOf(razorpayLines, refunded, 'refund')).toMatchObject({ outcome: 'matched', ours: { status: 'done' }, theirs: { amountMinor: '75000' } });
+    const recon = razorpay.requests.find((r) => r.path.startsWith('/v1/settlements/recon/combined'))!;
+    expect(recon.headers.authorization).toBe('Basic ' + Buffer.from(`${razorpay.keyId}:${razorpay.keySecret}`).toString('base64'));
+  });
+
+  it("imports a provider's file: differences are found, malformed items are refused by number", async () => {
+    const day = '2026-01-15';
+    const at = `${day}T10:00:00.000Z`;
+    const transaction = { id: 1, reference: 'not-one-of-ours-0001', status: 'success', amount: 50_000, currency: 'NGN', channel: 'bank_transfer', created_at: at };
+    const ok = await importStatement(live.server, JSON.stringify({ transactions: [transaction], transfers: [] }), day, 'paystack');
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.run.counts).toMatchObject({ missing_ours: 1, matched: 0 });
+
+    const badStatus = await importStatement(live.server, JSON.stringify({ transactions: [transaction, { ...transaction, reference: 'x-0000000000000002', status: 'teleported' }] }), day, 'paystack');
+    expect({ status: badStatus.status, field: badStatus.body.data.errors[0].field }).toEqual({ status: 400, field: 'line 2' });
+    const badAmount = await importStatement(live.server, JSON.stringify({ items: [{ entity_id: 'pay_1', type: 'payment', amount: 12.5, currency: 'INR', settled: true, settled_at: 1 }] }), day, 'razorpay');
+    expect({ status: badAmount.status, field: badAmount.body.data.errors[0].field }).toEqual({ status: 400, field: 'line 1' });
+    const notJson = await importStatement(live.server, 'reference,amount', day, 'razorpay');
+    expect(notJson.status).toBe(400);
+    // Connectors without a statement format (FawryPay, Paymob, Xendit here) are refused outright.
+    expect((await importStatement(live.server, '{}', day, 'fawry')).status).toBe(404);
+  });
+});
