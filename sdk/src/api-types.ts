@@ -1046,6 +1046,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/reconciliation/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import an upstream's statement of one day and compare it with our records (the same file again answers the earlier run) */
+        post: operations["adminImportStatement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/reconciliation/fetches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Fetch a day's statement from the connector's statement API and compare it (once per connector and day: a second call answers the earlier run) */
+        post: operations["adminFetchStatement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/reconciliation/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Reconciliation runs, newest first */
+        get: operations["adminListReconciliationRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/reconciliation/runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One reconciliation run */
+        get: operations["adminGetReconciliationRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/reconciliation/runs/{id}/lines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A run's lines in the statement's order; unresolved=true: only those waiting for the operator */
+        get: operations["adminListReconciliationLines"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/reconciliation/lines/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resolve a line that did not match, with the reason (audited); the same reason again answers it unchanged */
+        post: operations["adminResolveReconciliationLine"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/public-key": {
         parameters: {
             query?: never;
@@ -7938,6 +8040,660 @@ export interface operations {
             };
             /** @description NOT_FOUND: no such payout. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminImportStatement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example simulator */
+                    connector: string;
+                    /** @description the statement's UTC day */
+                    day: string & unknown;
+                    fileName?: string;
+                    /** @description the file's text, in the connector's statement format */
+                    content: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The run. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: {
+                            run: {
+                                id: string;
+                                connector: string;
+                                /** @example 2026-11-22 */
+                                day: string;
+                                fileName: string;
+                                /** @description sha256 hex of the file: the same file imported again answers this run */
+                                checksum: string;
+                                source: "import" | "fetch";
+                                periodFrom: string;
+                                periodTo: string;
+                                /** @description kinds of our records the statement must list (missing_theirs); empty: none */
+                                expects: string[];
+                                importedAt: string;
+                                actor: string;
+                                /** @description the statement's lines */
+                                lines: number;
+                                counts: {
+                                    matched: number;
+                                    amount_mismatch: number;
+                                    status_mismatch: number;
+                                    missing_ours: number;
+                                    missing_theirs: number;
+                                };
+                                /** @description lines not matched and not yet resolved */
+                                unresolved: number;
+                            };
+                            replayed: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the connector offers no statement. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminFetchStatement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    connector: string;
+                    /** @description the statement's UTC day */
+                    day: string & unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The run. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: {
+                            run: {
+                                id: string;
+                                connector: string;
+                                /** @example 2026-11-22 */
+                                day: string;
+                                fileName: string;
+                                /** @description sha256 hex of the file: the same file imported again answers this run */
+                                checksum: string;
+                                source: "import" | "fetch";
+                                periodFrom: string;
+                                periodTo: string;
+                                /** @description kinds of our records the statement must list (missing_theirs); empty: none */
+                                expects: string[];
+                                importedAt: string;
+                                actor: string;
+                                /** @description the statement's lines */
+                                lines: number;
+                                counts: {
+                                    matched: number;
+                                    amount_mismatch: number;
+                                    status_mismatch: number;
+                                    missing_ours: number;
+                                    missing_theirs: number;
+                                };
+                                /** @description lines not matched and not yet resolved */
+                                unresolved: number;
+                            };
+                            replayed: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the connector has no statement API, or its credentials are not set. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: the provider did not answer; repeat the call later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListReconciliationRuns: {
+        parameters: {
+            query?: {
+                connector?: string;
+                /** @description 1 to 200, default 50 */
+                limit?: string & unknown;
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of runs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: {
+                            items: {
+                                id: string;
+                                connector: string;
+                                /** @example 2026-11-22 */
+                                day: string;
+                                fileName: string;
+                                /** @description sha256 hex of the file: the same file imported again answers this run */
+                                checksum: string;
+                                source: "import" | "fetch";
+                                periodFrom: string;
+                                periodTo: string;
+                                /** @description kinds of our records the statement must list (missing_theirs); empty: none */
+                                expects: string[];
+                                importedAt: string;
+                                actor: string;
+                                /** @description the statement's lines */
+                                lines: number;
+                                counts: {
+                                    matched: number;
+                                    amount_mismatch: number;
+                                    status_mismatch: number;
+                                    missing_ours: number;
+                                    missing_theirs: number;
+                                };
+                                /** @description lines not matched and not yet resolved */
+                                unresolved: number;
+                            }[];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetReconciliationRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: {
+                            id: string;
+                            connector: string;
+                            /** @example 2026-11-22 */
+                            day: string;
+                            fileName: string;
+                            /** @description sha256 hex of the file: the same file imported again answers this run */
+                            checksum: string;
+                            source: "import" | "fetch";
+                            periodFrom: string;
+                            periodTo: string;
+                            /** @description kinds of our records the statement must list (missing_theirs); empty: none */
+                            expects: string[];
+                            importedAt: string;
+                            actor: string;
+                            /** @description the statement's lines */
+                            lines: number;
+                            counts: {
+                                matched: number;
+                                amount_mismatch: number;
+                                status_mismatch: number;
+                                missing_ours: number;
+                                missing_theirs: number;
+                            };
+                            /** @description lines not matched and not yet resolved */
+                            unresolved: number;
+                        };
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such run. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminListReconciliationLines: {
+        parameters: {
+            query?: {
+                outcome?: "matched" | "amount_mismatch" | "status_mismatch" | "missing_ours" | "missing_theirs";
+                unresolved?: "true" | "false";
+                /** @description 1 to 200, default 50 */
+                limit?: string & unknown;
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of lines. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: {
+                            items: {
+                                id: string;
+                                runId: string;
+                                lineNumber: number | null;
+                                outcome: "matched" | "amount_mismatch" | "status_mismatch" | "missing_ours" | "missing_theirs";
+                                /**
+                                 * @example payment
+                                 * @example payout
+                                 * @example refund
+                                 */
+                                kind: string;
+                                upstreamRef: string | null;
+                                transactionRef: string | null;
+                                merchantId: string | null;
+                                theirs: {
+                                    currency: string;
+                                    /** @description minor units, decimal string */
+                                    amountMinor: string;
+                                    status: string;
+                                    mappedStatus: string;
+                                } | null;
+                                ours: {
+                                    currency: string;
+                                    /** @description minor units, decimal string */
+                                    amountMinor: string;
+                                    status: string;
+                                    mappedStatus: string | null;
+                                } | null;
+                                resolvedAt: string | null;
+                                resolvedBy: string | null;
+                                reason: string | null;
+                            }[];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such run. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminResolveReconciliationLine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why the difference is settled; kept with the line and in the audit log */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The line. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: {
+                            line: {
+                                id: string;
+                                runId: string;
+                                lineNumber: number | null;
+                                outcome: "matched" | "amount_mismatch" | "status_mismatch" | "missing_ours" | "missing_theirs";
+                                /**
+                                 * @example payment
+                                 * @example payout
+                                 * @example refund
+                                 */
+                                kind: string;
+                                upstreamRef: string | null;
+                                transactionRef: string | null;
+                                merchantId: string | null;
+                                theirs: {
+                                    currency: string;
+                                    /** @description minor units, decimal string */
+                                    amountMinor: string;
+                                    status: string;
+                                    mappedStatus: string;
+                                } | null;
+                                ours: {
+                                    currency: string;
+                                    /** @description minor units, decimal string */
+                                    amountMinor: string;
+                                    status: string;
+                                    mappedStatus: string | null;
+                                } | null;
+                                resolvedAt: string | null;
+                                resolvedBy: string | null;
+                                reason: string | null;
+                            };
+                            /** @description true: already resolved with this reason; nothing changed */
+                            replayed: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such line. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: the line matched (nothing to resolve) or was resolved with another reason. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
