@@ -103,6 +103,23 @@ describe('reconciliation: the daily job', () => {
     expect((await server.admin('POST', '/reconciliation/fetches', { connector: 'nobody', day })).status).toBe(404);
   });
 
+  it('runs in the worker when RECONCILIATION_DAILY is on', async () => {
+    const own = await startTestServer({ RECONCILIATION_DAILY: 'true', RECONCILIATION_HOUR_UTC: '0' });
+    try {
+      const yesterday = new Date(todayStartMs(own) - DAY_MS).toISOString().slice(0, 10);
+      const deadline = Date.now() + 15_000;
+      let runs: any[] = [];
+      while (runs.length === 0 && Date.now() < deadline) {
+        runs = (await own.admin('GET', '/reconciliation/runs?connector=simulator')).body.data.items.filter((r: any) => r.source === 'fetch' && r.day === yesterday);
+        if (runs.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(runs).toHaveLength(1);
+      expect(runs[0]).toMatchObject({ actor: 'scheduler', lines: 0 });
+    } finally {
+      await own.close();
+    }
+  });
+
   it('waits for the configured hour', async () => {
     const job = dailyReconciliationJob(server.services.reconciliation, { clock: { nowMs: () => todayStartMs(server) + 3_600_000 }, hourUtc: 5, log: { error: () => undefined } });
     expect(await job.runOnce()).toBe(0);
