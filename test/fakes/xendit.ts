@@ -53,6 +53,8 @@ export class XenditFake {
   private readonly charges = new Map<string, Obj>();
   private readonly payouts = new Map<string, Obj>();
   private readonly refunds = new Map<string, Obj>();
+  /** Money that arrived in virtual accounts (the VA itself stays as it was, INACTIVE once paid). */
+  private readonly vaPayments: Obj[] = [];
   private readonly idempotency = new Map<string, Idempotent>();
   private readonly faults = new Map<string, FaultAnswer[]>();
   private readonly hanging = new Set<ServerResponse>();
@@ -116,6 +118,7 @@ export class XenditFake {
         created: now(),
         updated: now(),
       };
+      this.vaPayments.push(callback);
       return this.sendCallback(callback);
     }
     const qr = this.find('qr', ourRef);
@@ -246,6 +249,7 @@ export class XenditFake {
     };
     let m: RegExpExecArray | null;
 
+    if (method === 'GET' && p === '/transactions') return this.listTransactions(url.searchParams);
     if (method === 'POST' && p === '/callback_virtual_accounts') return idempotent(() => this.createVa(body ?? {}));
     if (method === 'GET' && (m = /^\/callback_virtual_accounts\/([^/]+)$/.exec(p))) return this.get(this.virtualAccounts, m[1]!, 'CALLBACK_VIRTUAL_ACCOUNT_NOT_FOUND_ERROR');
 
@@ -407,6 +411,39 @@ export class XenditFake {
     };
     this.payouts.set(payout.id, payout);
     return [200, { ...payout }];
+  }
+
+  /**
+   * List Transactions: what moved money, as transaction objects (payments once paid, payouts from
+   * their creation, refunds), created within created[gte]..created[lte], oldest first, paged with
+   * limit and after_id.
+   */
+  private listTransactions(query: URLSearchParams): [number, unknown] {
+    const payoutStatus: Record<string, string> = { ACCEPTED: 'PENDING', REQUESTED: 'PENDING', LOCKED: 'PENDING', SUCCEEDED: 'SUCCESS', FAILED: 'FAILED', CANCELLED: 'FAILED', REVERSED: 'REVERSED' };
+    const refundStatus: Record<string, string> = { PENDING: 'PENDING', SUCCEEDED: 'SUCCESS', FAILED: 'FAILED' };
+    const txn = (productId: string, type: string, status: string, referenceId: unknown, amount: unknown, created: unknown, channel: string, cashflow: string): Obj => ({
+      id: `txn_${productId}`, product_id: productId, type, status, channel_category: channel, channel_code: null, reference_id: referenceId,
+      account_identifier: null, currency: 'IDR', amount, net_amount: amount, cashflow, settlement_status: status === 'SUCCESS' ? 'SETTLED' : null,
+      estimated_settlement_time: null, business_id: '5f27a14a9bf05c73dd040bc8', created, updated: created, fee: { xendit_fee: 0, value_added_tax: 0, xendit_withholding_tax: 0, third_party_withholding_tax: 0, status: 'COMPLETED' },
+    });
+    const all: Obj[] = [
+      ...this.vaPayments.map((v) => txn(String(v.id), 'PAYMENT', 'SUCCESS', v.external_id, v.amount, v.created, 'VIRTUAL_ACCOUNT', 'MONEY_IN')),
+      ...[...this.qrPayments.values()].map((q) => txn(String(q.id), 'PAYMENT', 'SUCCESS', q.reference_id, q.amount, q.created, 'QR_CODE', 'MONEY_IN')),
+      ...[...this.charges.values()].filter((c) => c.status === 'SUCCEEDED').map((c) => txn(String(c.id), 'PAYMENT', 'SUCCESS', c.reference_id, c.capture_amount, c.created, 'EWALLET', 'MONEY_IN')),
+      ...[...this.payouts.values()].map((o) => txn(String(o.id), 'DISBURSEMENT', payoutStatus[String(o.status)] ?? 'PENDING', o.reference_id, o.amount, o.created, 'BANK', 'MONEY_OUT')),
+      ...[...this.refunds.values()].map((r) => {
+        const charge = r.charge_id === undefined ? undefined : this.charges.get(String(r.charge_id));
+        return txn(String(r.id), 'REFUND', refundStatus[String(r.status)] ?? 'PENDING', r.reference_id ?? charge?.reference_id, r.amount ?? r.refund_amount, r.created, charge ? 'EWALLET' : 'QR_CODE', 'MONEY_OUT');
+      }),
+    ];
+    const from = Date.parse(query.get('created[gte]') ?? '1970-01-01T00:00:00Z');
+    const to = Date.parse(query.get('created[lte]') ?? '9999-12-31T00:00:00Z');
+    const chosen = all.filter((t) => Date.parse(String(t.created)) >= from && Date.parse(String(t.created)) <= to).sort((a, b) => String(a.created).localeCompare(String(b.created)));
+    const limit = Math.min(Number(query.get('limit') ?? 10), 50);
+    const after = query.get('after_id');
+    const start = after === null ? 0 : chosen.findIndex((t) => t.id === after) + 1;
+    const data = chosen.slice(start, start + limit);
+    return [200, { has_more: start + limit < chosen.length, data, links: [] }];
   }
 
   private needsApiVersion(headers: IncomingMessage['headers']): [number, unknown] | null {

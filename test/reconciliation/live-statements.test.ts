@@ -1,5 +1,6 @@
 // The daily job against live connectors' statement APIs: Paystack (List Transactions and List
-// Transfers, bearer secret key) and Razorpay (Settlement Recon, HTTP Basic key pair), each served by
+// Transfers, bearer secret key), Razorpay (Settlement Recon, HTTP Basic key pair) and Xendit (List
+// Transactions, HTTP Basic secret key), each served by
 // its fake with the provider's authentication, after real payments, a payout and a refund went
 // through them; and imports of those providers' documented formats, well and badly formed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +8,7 @@ import { DAY_MS, dayOf } from '../../src/connectors/statement.js';
 import { dailyReconciliationJob } from '../../src/reconciliation/daily-job.js';
 import { startPaystackFake, type PaystackFake } from '../fakes/paystack.js';
 import { FakeRazorpay } from '../fakes/razorpay.js';
+import { XenditFake } from '../fakes/xendit.js';
 import { fund, initiateBody } from '../payments/api-helpers.js';
 import { payoutBody } from '../payouts/helpers.js';
 import { connect, eventually, paymentRow, startLive, type LiveSetup } from '../connectors/live.js';
@@ -15,6 +17,7 @@ import { allLines, importStatement, lineOf } from './helpers.js';
 let live: LiveSetup;
 let paystack: PaystackFake;
 let razorpay: FakeRazorpay;
+let xendit: XenditFake;
 
 beforeAll(async () => {
   live = await startLive({ env: { RECONCILIATION_DAILY: 'false' } });
@@ -34,18 +37,28 @@ beforeAll(async () => {
     credentials: { keyId: razorpay.keyId, keySecret: razorpay.keySecret, webhookSecret: razorpay.webhookSecret, accountNumber: razorpay.accountNumber },
     routes: [{ currency: 'INR', direction: 'payin', method: 'NATIVE' }],
   });
+  xendit = await XenditFake.start({ callbackUrl: `${live.server.baseUrl}/v1/callbacks/xendit` });
+  await connect(live.server, 'xendit', {
+    baseUrl: xendit.url,
+    credentials: { secretKey: xendit.secretKey, callbackToken: xendit.callbackToken },
+    routes: [
+      { currency: 'IDR', direction: 'payin', method: 'BNI' },
+      { currency: 'IDR', direction: 'payout', method: 'TRANSFER' },
+    ],
+  });
 }, 60_000);
 
 afterAll(async () => {
   await paystack?.close();
   await razorpay?.close();
+  await xendit?.close();
   await live?.close();
 });
 
 const client = () => live.merchant.client;
 const statusOf = async (ref: string) => (await client().paymentStatus({ transactionRef: ref })).data.status;
 
-async function readyPayment(currency: 'NGN' | 'INR', method: string, amount: number): Promise<string> {
+async function readyPayment(currency: 'NGN' | 'INR' | 'IDR', method: string, amount: number): Promise<string> {
   const created = await client().paymentInitiate(initiateBody(currency, method as never, { amount }));
   expect(created.status).toBe(200);
   const ref = created.data.transactionRef as string;
@@ -57,7 +70,7 @@ const runOf = async (connector: string, day: string) =>
   (await live.server.admin('GET', `/reconciliation/runs?connector=${connector}&limit=200`)).body.data.items.find((r: any) => r.day === day && r.source === 'fetch');
 
 describe('reconciliation: live connectors', () => {
-  it("the daily job fetches yesterday's Paystack and Razorpay statements with their credentials and matches our records", async () => {
+  it("the daily job fetches yesterday's Paystack, Razorpay and Xendit statements with their credentials and matches our records", async () => {
     const day = dayOf(live.server.clock.nowMs());
     // Paystack: a paid pay-in, one still waiting, a transfer that succeeded.
     const paid = await readyPayment('NGN', 'TRANSFER', 12_000);
@@ -77,11 +90,21 @@ describe('reconciliation: live connectors', () => {
     expect((await client().paymentRefund({ transactionRef: refunded })).status).toBe(200);
     expect(await statusOf(refunded)).toBe('Refund');
 
+    // Xendit: a virtual account paid, a payout sent.
+    const paidVa = await readyPayment('IDR', 'BNI', 150_000);
+    await xendit.pay(paidVa);
+    await eventually('Success', () => statusOf(paidVa), (s) => s === 'Success');
+    await fund(live.server, live.merchant.id, 'IDR', 10_000_000_00n);
+    const idrPayout = (await client().payoutInitiate(payoutBody('IDR', 'TRANSFER'))).data.transactionRef as string;
+    await eventually('Processing', async () => (await client().payoutStatus({ transactionRef: idrPayout })).data.status, (s) => s === 'Processing');
+    await xendit.completePayout(idrPayout);
+    await eventually('Success', async () => (await client().payoutStatus({ transactionRef: idrPayout })).data.status, (s) => s === 'Success');
+
     // The next day, after the configured hour: yesterday is fetched, once.
     const clock = live.server.clock;
     clock.advance(Math.floor(clock.nowMs() / DAY_MS) * DAY_MS + DAY_MS + 3_600_000 - clock.nowMs());
     const job = dailyReconciliationJob(live.server.services.reconciliation, { clock, hourUtc: 1, log: { error: (details) => console.error(details) } });
-    expect(await job.runOnce()).toBeGreaterThanOrEqual(2);
+    expect(await job.runOnce()).toBeGreaterThanOrEqual(3);
     expect(await job.runOnce()).toBe(0);
 
     const paystackRun = await runOf('paystack', day);
@@ -102,6 +125,14 @@ describe('reconciliation: live connectors', () => {
     const razorpayLines = await allLines(live.server, razorpayRun.id);
     expect(lineOf(razorpayLines, refunded)).toMatchObject({ outcome: 'matched', ours: { status: 'Refund', amountMinor: '75000' } });
     expect(lineOf(razorpayLines, refunded, 'refund')).toMatchObject({ outcome: 'matched', ours: { status: 'done' }, theirs: { amountMinor: '75000' } });
+    const xenditRun = await runOf('xendit', day);
+    expect(xenditRun).toMatchObject({ expects: ['payout', 'refund'], counts: { missing_theirs: 0, missing_ours: 0 } });
+    const xenditLines = await allLines(live.server, xenditRun.id);
+    expect(lineOf(xenditLines, paidVa)).toMatchObject({ outcome: 'matched', theirs: { status: 'SUCCESS', amountMinor: '15000000' } });
+    expect(lineOf(xenditLines, idrPayout, 'payout')).toMatchObject({ outcome: 'matched', ours: { status: 'Success' } });
+    const listing = xendit.requests.find((r) => r.path.startsWith('/transactions'))!;
+    expect(listing.headers.authorization).toBe('Basic ' + Buffer.from(`${xendit.secretKey}:`).toString('base64'));
+
     const recon = razorpay.requests.find((r) => r.path.startsWith('/v1/settlements/recon/combined'))!;
     expect(recon.headers.authorization).toBe('Basic ' + Buffer.from(`${razorpay.keyId}:${razorpay.keySecret}`).toString('base64'));
   });
@@ -120,7 +151,9 @@ describe('reconciliation: live connectors', () => {
     expect({ status: badAmount.status, field: badAmount.body.data.errors[0].field }).toEqual({ status: 400, field: 'line 1' });
     const notJson = await importStatement(live.server, 'reference,amount', day, 'razorpay');
     expect(notJson.status).toBe(400);
-    // Connectors without a statement format (FawryPay, Paymob, Xendit here) are refused outright.
+    const xenditBad = await importStatement(live.server, JSON.stringify({ data: [{ id: 'txn_1', type: 'PAYMENT', status: 'SUCCESS', currency: 'IDR', amount: 1000, created: '2001-01-01T00:00:00Z' }] }), day, 'xendit');
+    expect({ status: xenditBad.status, field: xenditBad.body.data.errors[0].field }).toEqual({ status: 400, field: 'line 1' });
+    // Connectors without a statement format (FawryPay, Paymob) are refused outright.
     expect((await importStatement(live.server, '{}', day, 'fawry')).status).toBe(404);
   });
 });

@@ -3,6 +3,7 @@
 // e-wallet payouts, callbacks authenticated by the account's callback verification token.
 import type { ConnectorCapability, ConnectorDefinition } from '../connector.js';
 import { XenditChannel } from './flows.js';
+import { xenditStatement } from './statement.js';
 
 const payin = (method: string, refunds: boolean): ConnectorCapability => ({ currency: 'IDR', direction: 'payin', method, refunds });
 
@@ -12,7 +13,7 @@ export const xenditDefinition: ConnectorDefinition = {
   defaultBaseUrl: 'https://api.xendit.co',
   apiVersion:
     'Fixed Virtual Accounts, QR Codes (api-version 2022-07-31), e-wallet charges, Payouts v2 (/v2/payouts); ' +
-    'https://archive.developers.xendit.co/api-reference/ and https://docs.xendit.co/apidocs/create-payout',
+    'https://archive.developers.xendit.co/api-reference/ and https://docs.xendit.co/apidocs/create-payout; List Transactions for reconciliation (https://docs.xendit.co/apidocs/list-transactions)',
   credentials: [
     { name: 'secretKey', description: 'Secret API key (Dashboard > Settings > API keys), with write access to money-in and money-out.', secret: true },
     { name: 'callbackToken', description: 'Webhook verification token (Dashboard > Settings > Webhooks), sent back as x-callback-token.', secret: true },
@@ -27,6 +28,7 @@ export const xenditDefinition: ConnectorDefinition = {
     payin('DANA', true),
     { currency: 'IDR', direction: 'payout', method: 'TRANSFER' },
   ],
+  statement: xenditStatement,
   create: (options) =>
     new XenditChannel({
       baseUrl: options.baseUrl,

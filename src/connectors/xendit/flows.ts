@@ -16,6 +16,7 @@ import {
   type PayoutSubmission,
   type RefundRequest,
 } from '../channel.js';
+import { DAY_MS, dayOf, type StatementFile } from '../statement.js';
 import { JsonClient, type HttpMethod, type JsonAnswer } from '../http-json.js';
 import { parseXenditCallback } from './notifications.js';
 import {
@@ -56,6 +57,9 @@ export interface XenditChannelOptions {
 type Answer = JsonAnswer;
 
 const enc = encodeURIComponent;
+/** List Transactions pages: its largest page, and a bound on a runaway listing. */
+const STATEMENT_PAGE_SIZE = 50;
+const MAX_STATEMENT_PAGES = 2000;
 
 export class XenditChannel implements Channel {
   readonly name = 'xendit';
@@ -276,6 +280,31 @@ export class XenditChannel implements Channel {
 
   parseCallback(headers: Readonly<Record<string, string | string[] | undefined>>, rawBody: Buffer): ChannelCallback {
     return parseXenditCallback(headers, rawBody, this.options.callbackToken);
+  }
+
+  // ----- reconciliation ------------------------------------------------------------------------
+
+  /** The day's statement (statement.ts): List Transactions of the UTC day, every page (after_id cursor). */
+  async fetchStatement(dayStartMs: number): Promise<StatementFile> {
+    const data: unknown[] = [];
+    let after: string | null = null;
+    for (let page = 0; page < MAX_STATEMENT_PAGES; page += 1) {
+      const query = new URLSearchParams({
+        'created[gte]': new Date(dayStartMs).toISOString(),
+        'created[lte]': new Date(dayStartMs + DAY_MS - 1).toISOString(),
+        limit: String(STATEMENT_PAGE_SIZE),
+      });
+      if (after !== null) query.set('after_id', after);
+      const list = this.expectOk<{ readonly data?: unknown; readonly has_more?: unknown }>(await this.call('GET', `/transactions?${query}`), 'list transactions');
+      if (!Array.isArray(list.data)) throw new UpstreamUnavailableError('xendit list transactions: answer without data');
+      data.push(...list.data);
+      const last = list.data[list.data.length - 1] as { readonly id?: unknown } | undefined;
+      if (list.has_more !== true || typeof last?.id !== 'string') {
+        return { fileName: `xendit-${dayOf(dayStartMs)}.json`, content: JSON.stringify({ has_more: false, data }) };
+      }
+      after = last.id;
+    }
+    throw new UpstreamUnavailableError(`xendit list transactions: more than ${MAX_STATEMENT_PAGES} pages in one day`);
   }
 
   async close(): Promise<void> {
