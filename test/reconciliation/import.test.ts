@@ -25,6 +25,9 @@ describe('reconciliation: importing a statement', () => {
     await fund(server, shop.id, 'NGN', 1_000_000_00n);
     const payout = (await shop.client.payoutInitiate(payoutBody('NGN', 'BANK'))).data.transactionRef;
     await until(shop, payout, ['Success']);
+    const refunded = await paidPayment(shop, 'INR', 'NATIVE', { amount: 1000 });
+    await fund(server, shop.id, 'INR', 1_000_00n);
+    expect((await shop.client.paymentRefund({ transactionRef: refunded })).data.status).toBe('Refund');
 
     let csv = await simulatorStatement(server);
     csv = editLine(csv, wrongAmount, 'collection', (f) => [...f.slice(0, 4), String(BigInt(f[4]!) + 100n), ...f.slice(5)]);
@@ -50,6 +53,8 @@ describe('reconciliation: importing a statement', () => {
     expect(lineOf(lines, wrongStatus)).toMatchObject({ outcome: 'status_mismatch', theirs: { status: 'PAID', mappedStatus: 'SUCCESS' }, ours: { status: 'Pending', mappedStatus: 'PENDING' } });
     expect(lineOf(lines, dropped)).toMatchObject({ outcome: 'missing_theirs', lineNumber: null, theirs: null, ours: { status: 'Success' } });
     expect(lineOf(lines, payout, 'payout')).toMatchObject({ outcome: 'matched', ours: { status: 'Success' }, theirs: { status: 'SUCCESS' } });
+    expect(lineOf(lines, refunded)).toMatchObject({ outcome: 'matched', theirs: { status: 'PAID' }, ours: { status: 'Refund', mappedStatus: 'SUCCESS' } });
+    expect(lineOf(lines, refunded, 'refund')).toMatchObject({ outcome: 'matched', theirs: { status: 'SUCCESS', amountMinor: '100000' }, ours: { status: 'done' } });
     expect(lines.find((l) => l.upstreamRef === 'SIMX-UNKNOWN-1')).toMatchObject({ outcome: 'missing_ours', transactionRef: null, ours: null, theirs: { amountMinor: '5000' } });
 
     // The worklist: only lines that did not match, filterable by outcome.
