@@ -1063,6 +1063,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/reconciliation/imports/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import a CSV statement sent as the request body (text/csv), the connector and day in the query */
+        post: operations["adminImportStatementCsv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/reconciliation/fetches": {
         parameters: {
             query?: never;
@@ -8085,6 +8102,117 @@ export interface operations {
                     /** @description the file's text, in the connector's statement format */
                     content: string;
                 };
+            };
+        };
+        responses: {
+            /** @description The run. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: {
+                            run: {
+                                id: string;
+                                connector: string;
+                                /** @example 2026-11-22 */
+                                day: string;
+                                fileName: string;
+                                /** @description sha256 hex of the file: the same file imported again answers this run */
+                                checksum: string;
+                                source: "import" | "fetch";
+                                periodFrom: string;
+                                periodTo: string;
+                                /** @description kinds of our records the statement must list (missing_theirs); empty: none */
+                                expects: string[];
+                                importedAt: string;
+                                actor: string;
+                                /** @description the statement's lines */
+                                lines: number;
+                                counts: {
+                                    matched: number;
+                                    amount_mismatch: number;
+                                    status_mismatch: number;
+                                    missing_ours: number;
+                                    missing_theirs: number;
+                                };
+                                /** @description lines not matched and not yet resolved */
+                                unresolved: number;
+                            };
+                            replayed: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: a valid operator bearer token is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the connector offers no statement. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminImportStatementCsv: {
+        parameters: {
+            query: {
+                /** @example simulator */
+                connector: string;
+                /** @description the statement's UTC day */
+                day: string & unknown;
+                fileName?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description the file's text */
+        requestBody: {
+            content: {
+                "text/csv": string;
             };
         };
         responses: {

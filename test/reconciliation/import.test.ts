@@ -1,10 +1,10 @@
 // Reconciliation through the operator API: real sandbox payments and payouts, the simulated bank's
 // statement of the day edited into every kind of difference, imported, listed and resolved.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startTestServer, TEST_ADMIN_TOKEN, type TestServer } from '../helpers/server.js';
 import { collectionReady, initiateBody, paidPayment } from '../payments/api-helpers.js';
 import { fund, payoutBody, until } from '../payouts/helpers.js';
-import { addLine, allLines, editLine, importStatement, lineOf, simulatorStatement } from './helpers.js';
+import { addLine, allLines, editLine, importStatement, lineOf, simulatorStatement, today } from './helpers.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -99,6 +99,26 @@ describe('reconciliation: importing a statement', () => {
     const onMatched = await server.admin('POST', `/reconciliation/lines/${matchedLine.id}/resolve`, { reason: 'x' });
     expect(onMatched.status).toBe(409);
     expect((await server.admin('POST', '/reconciliation/lines/nope/resolve', { reason: 'x' })).status).toBe(404);
+  });
+
+  it('takes the CSV file itself as the body (text/csv), with the bearer token', async () => {
+    const shop = await server.createMerchant();
+    const ref = await paidPayment(shop, 'NGN', 'TRANSFER');
+    const csv = editLine(await simulatorStatement(server), ref, 'collection', (f) => [...f.slice(0, 4), '7', ...f.slice(5)]);
+    const post = (token: string, body: string) =>
+      fetch(`${server.baseUrl}/admin/reconciliation/imports/csv?connector=simulator&day=${today(server)}&fileName=bank.csv`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'text/csv' },
+        body,
+      });
+    expect((await post('wrong', csv)).status).toBe(401);
+    const answer = await post(TEST_ADMIN_TOKEN, csv);
+    expect(answer.status).toBe(200);
+    const { run } = ((await answer.json()) as any).data;
+    expect(run).toMatchObject({ fileName: 'bank.csv', source: 'import' });
+    expect(lineOf(await allLines(server, run.id), ref)).toMatchObject({ outcome: 'amount_mismatch', theirs: { amountMinor: '7' } });
+    const malformed = await post(TEST_ADMIN_TOKEN, 'nonsense\n');
+    expect({ status: malformed.status, field: ((await malformed.json()) as any).data.errors[0].field }).toEqual({ status: 400, field: 'line 1' });
   });
 
   it('refuses a malformed file with the line number and reason, storing nothing', async () => {

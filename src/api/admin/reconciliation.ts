@@ -1,7 +1,7 @@
 // Operator API for reconciliation (docs/reconciliation.md): import an upstream's statement, list the
 // runs and their lines (the unresolved ones are the worklist), and resolve a line with a reason.
 import { Type, type TSchema } from '@sinclair/typebox';
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { dayStartOf } from '../../connectors/statement.js';
 import { AppError } from '../../core/errors.js';
 import { ok } from '../../http/envelope.js';
@@ -11,6 +11,7 @@ import { RECON_PAGE_MAX, STATEMENT_MAX_BYTES, type ReconciliationService } from 
 import { errorResponse, SuccessEnvelope } from '../schemas/responses.js';
 import { ADMIN_ACTOR } from './auth.js';
 
+const CSV_MEDIA_TYPE = 'text/csv';
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Outcome = Type.Union(RECONCILIATION_OUTCOMES.map((o) => Type.Literal(o)));
 const Limit = Text({ pattern: '^[1-9][0-9]{0,2}$', description: `1 to ${RECON_PAGE_MAX}, default 50` });
@@ -84,6 +85,33 @@ export const adminReconciliationRoutes: FastifyPluginAsyncTypebox<AdminReconcili
     },
     async (request) => ok(await reconciliation.importStatement({ ...request.body, actor: ADMIN_ACTOR })),
   );
+
+  // The same import with the file itself as the body (curl --data-binary @file.csv): a CSV statement
+  // needs no JSON escaping. Parsed here only, so the rest of the operator API stays JSON.
+  await app.register(async (csv) => {
+    csv.addContentTypeParser(CSV_MEDIA_TYPE, { parseAs: 'string', bodyLimit: STATEMENT_MAX_BYTES }, (_request, body, done) => done(null, body));
+    csv.withTypeProvider<TypeBoxTypeProvider>().post(
+      '/reconciliation/imports/csv',
+      {
+        schema: {
+          operationId: 'adminImportStatementCsv',
+          tags: ['admin'],
+          summary: 'Import a CSV statement sent as the request body (text/csv), the connector and day in the query',
+          consumes: [CSV_MEDIA_TYPE],
+          querystring: Type.Object(
+            { connector: ImportBody.properties.connector, day: ImportBody.properties.day, fileName: Type.Optional(Text({ minLength: 1, maxLength: 200 })) },
+            { additionalProperties: false },
+          ),
+          body: Text({ multiline: true, minLength: 1, maxLength: STATEMENT_MAX_BYTES, description: "the file's text" }),
+          response: {
+            200: SuccessEnvelope(Type.Object({ run: Run, replayed: Type.Boolean() }), 'The run.'),
+            404: errorResponse('NOT_FOUND: the connector offers no statement.'),
+          },
+        },
+      },
+      async (request) => ok(await reconciliation.importStatement({ ...request.query, content: request.body, actor: ADMIN_ACTOR })),
+    );
+  });
 
   app.post(
     '/reconciliation/fetches',
