@@ -2,11 +2,11 @@
 // database records in its kysely_migration table. Append new names; never rename, drop or edit one.
 import { createAuditLog, generaliseAuditLog } from './audit/audit-migrations.js';
 import { createFeeAndLimitOverrides } from './domain/fee-migrations.js';
-import { addLateResolutions, createPaymentTables, indexPaymentCompletion } from './domain/payments/payment-migrations.js';
+import { addLateResolutions, createPaymentTables, indexPaymentCompletion, indexPaymentsForStatements } from './domain/payments/payment-migrations.js';
 import { addPayoutApprovals } from './domain/payouts/approval-migrations.js';
 import { createPayoutBatches } from './domain/payouts/batch-migrations.js';
 import { addPayoutNameChecks } from './domain/payouts/name-check-migrations.js';
-import { addPayoutFallbacks, createPayoutsTable, dropPayoutsTable } from './domain/payouts/payout-migrations.js';
+import { addPayoutFallbacks, createPayoutsTable, dropPayoutsTable, indexPayoutsForStatements } from './domain/payouts/payout-migrations.js';
 import { createUsdtRates } from './domain/rate-migrations.js';
 import { addSignaturePaths, createRateLimitWindows, createUsedSignatures } from './http/request-guard-migrations.js';
 import { createLedgerTables } from './ledger/ledger-migrations.js';
@@ -33,5 +33,5 @@ export const MIGRATIONS: Migrations = {
   '0010_payout_batches': migrationOf(createPayoutBatches),
   '0011_ip_allow_lists_key_scopes': migrationOf(addIpAllowListsAndKeyScopes),
   '0012_payout_approvals_key_rotation': migrationOf(addPayoutApprovals, addPreviousWebhookSecret, addServiceKeyRetirement),
-  '0014_reconciliation': migrationOf(createReconciliationTables),
+  '0014_reconciliation': migrationOf(createReconciliationTables, indexPaymentsForStatements, indexPayoutsForStatements),
 };

@@ -91,3 +91,15 @@ export async function indexPaymentCompletion(db: Kysely<any>): Promise<void> {
   // Partial: a payment enters it once, when final; creation and the pending jobs never touch it.
   await db.schema.createIndex('payments_completed').on('payments').column('completed_at_ms').where('completed_at_ms', 'is not', null).execute();
 }
+
+/**
+ * Step of 0014_reconciliation: a connector's pay-ins by creation time (a day's statement) and by the
+ * upstream's references (a statement line without our reference). The reference indexes are partial:
+ * a payment enters them when the upstream answers or refunds, never at intake.
+ */
+export async function indexPaymentsForStatements(db: Kysely<any>): Promise<void> {
+  await db.schema.createIndex('payments_channel_created').on('payments').columns(['channel', 'created_at_ms']).execute();
+  await db.schema.createIndex('payments_upstream_ref').on('payments').columns(['upstream_ref']).where('upstream_ref', 'is not', null).execute();
+  await db.schema.createIndex('payments_refund_upstream_ref').on('payments').columns(['refund_upstream_ref']).where('refund_upstream_ref', 'is not', null).execute();
+  await db.schema.createIndex('payments_refunded').on('payments').columns(['refunded_at_ms']).where('refunded_at_ms', 'is not', null).execute();
+}

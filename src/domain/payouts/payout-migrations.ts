@@ -52,3 +52,9 @@ export async function addPayoutFallbacks(db: Kysely<any>): Promise<void> {
   // Partial: a payout enters it once, when final; intake and polling never touch it.
   await db.schema.createIndex('payouts_completed').on('payouts').column('completed_at_ms').where('completed_at_ms', 'is not', null).execute();
 }
+
+/** Step of 0014_reconciliation: a connector's payouts by creation time (a day's statement) and by the upstream's reference (partial: set once it answered). */
+export async function indexPayoutsForStatements(db: Kysely<any>): Promise<void> {
+  await db.schema.createIndex('payouts_channel_created').on('payouts').columns(['channel', 'created_at_ms']).execute();
+  await db.schema.createIndex('payouts_upstream_ref').on('payouts').columns(['upstream_ref']).where('upstream_ref', 'is not', null).execute();
+}
