@@ -2,7 +2,7 @@
 // fetch a day from a connector's statement API, list runs and their lines, resolve a line with a reason.
 import fs from 'node:fs';
 import path from 'node:path';
-import { dayStartOf } from '../connectors/statement.js';
+import { dayStartOf } from '../core/days.js';
 import { RECONCILIATION_OUTCOMES, type ReconciliationOutcome } from '../reconciliation/reconciliation-rows.js';
 import { RECON_PAGE_MAX, type ImportResult } from '../reconciliation/service.js';
 import type { ReconciliationLineView, ReconciliationRunView } from '../reconciliation/views.js';

@@ -2,6 +2,7 @@
 // operator imports, or the body its report API answers) into lines in our vocabulary, and, where the
 // upstream has such an API, how to fetch one UTC day of it. The core compares these lines with our
 // records; it never learns a provider's format.
+import { DAY_MS, dayOf } from '../core/days.js';
 import type { UpstreamCollectionStatus, UpstreamPayoutStatus } from './channel.js';
 
 /** What a statement line is about: a pay-in, a payout, or a refund of a pay-in. */
@@ -67,19 +68,6 @@ export interface StatementFormat {
   parse(file: StatementFile, dayStartMs: number): Statement;
 }
 
-export const DAY_MS = 86_400_000;
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** The UTC midnight of a YYYY-MM-DD day; null when it is not a real calendar day. */
-export function dayStartOf(day: string): number | null {
-  const match = DAY.exec(day);
-  if (!match) return null;
-  const ms = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
-  return new Date(ms).toISOString().slice(0, 10) === day ? ms : null;
-}
-
-export const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
-
 /** Splits CSV text into rows of fields (RFC 4180 quoting); a row's number is its 1-based line. */
 export function csvRows(content: string): { readonly lineNumber: number; readonly fields: string[] }[] {
   const rows: { lineNumber: number; fields: string[] }[] = [];
@@ -125,8 +113,6 @@ function csvFields(line: string, lineNumber: number): string[] {
   }
 }
 
-/** A CSV field for a file we write. */
-export const csvField = (value: string): string => (/[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 
 const AMOUNT = /^(0|[1-9]\d{0,17})$/;
 

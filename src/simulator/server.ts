@@ -12,7 +12,8 @@ import { PayoutBook } from './payouts.js';
 import { API_KEY_HEADER, type CompleteCollectionBody, type CreateCollectionBody, type RefundBody, type ResolveAccountBody, type SubmitPayoutBody } from './protocol.js';
 import { BankRefusal } from './refs.js';
 import { routeSchemas } from './schemas.js';
-import { statementCsv, statementDayEnd, statementDayStart } from './statements.js';
+import { statementCsv } from './statements.js';
+import { DAY_MS, dayStartOf } from '../core/days.js';
 
 export interface SimulatorOptions {
   /** 0 or omitted: a random free port. */
@@ -168,9 +169,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   // The day's statement (docs/simulator.md, "Statements"): what the bank did that UTC day, as CSV.
   app.get<{ Params: { file: string } }>('/v1/statements/:file', async (request, reply) => {
     const day = /^(.+)\.csv$/.exec(request.params.file)?.[1];
-    const startMs = day === undefined ? null : statementDayStart(day);
+    const startMs = day === undefined ? null : dayStartOf(day);
     if (startMs === null) throw new BankRefusal(404, 'NOT_FOUND', 'Statements are at /v1/statements/YYYY-MM-DD.csv.');
-    const endMs = statementDayEnd(startMs);
+    const endMs = startMs + DAY_MS;
     const csv = statementCsv([...collections.statementLines(startMs, endMs), ...payouts.statementLines(startMs, endMs)]);
     return reply.header('content-type', 'text/csv; charset=utf-8').send(csv);
   });

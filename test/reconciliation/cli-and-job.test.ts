@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_COMMANDS } from '../../src/cli/all-commands.js';
 import { parseArgs } from '../../src/cli/args.js';
-import { DAY_MS } from '../../src/connectors/statement.js';
+import { DAY_MS } from '../../src/core/days.js';
 import { dailyReconciliationJob } from '../../src/reconciliation/daily-job.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { paidPayment } from '../payments/api-helpers.js';

@@ -1,6 +1,6 @@
 // Shared steps of the reconciliation tests: the simulated bank's statement of today, edited line by
 // line the way an upstream's file could differ from our records, and the operator API's answers.
-import { DAY_MS, dayOf } from '../../src/connectors/statement.js';
+import { DAY_MS, dayOf } from '../../src/core/days.js';
 import type { TestServer } from '../helpers/server.js';
 
 export const todayStartMs = (server: TestServer): number => Math.floor(server.clock.nowMs() / DAY_MS) * DAY_MS;

@@ -4,7 +4,7 @@
 // its fake with the provider's authentication, after real payments, a payout and a refund went
 // through them; and imports of those providers' documented formats, well and badly formed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DAY_MS, dayOf } from '../../src/connectors/statement.js';
+import { DAY_MS, dayOf } from '../../src/core/days.js';
 import { dailyReconciliationJob } from '../../src/reconciliation/daily-job.js';
 import { startPaystackFake, type PaystackFake } from '../fakes/paystack.js';
 import { FakeRazorpay } from '../fakes/razorpay.js';

@@ -2,7 +2,7 @@
 // runs and their lines (the unresolved ones are the worklist), and resolve a line with a reason.
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { dayStartOf } from '../../connectors/statement.js';
+import { dayStartOf } from '../../core/days.js';
 import { AppError } from '../../core/errors.js';
 import { ok } from '../../http/envelope.js';
 import { Text } from '../../http/text.js';

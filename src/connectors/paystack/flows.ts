@@ -16,7 +16,8 @@ import {
   type ResolvedAccount,
   type UpstreamBank,
 } from '../channel.js';
-import { DAY_MS, dayOf, type StatementFile } from '../statement.js';
+import { type StatementFile } from '../statement.js';
+import { DAY_MS, dayOf } from '../../core/days.js';
 import { JsonClient, withoutQuery, type HttpMethod } from '../http-json.js';
 import { parsePaystackEvent } from './notifications.js';
 import {

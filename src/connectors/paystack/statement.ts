@@ -6,13 +6,13 @@
 // Statuses map through the tables the connector's flows use (transformers.ts).
 import {
   COLLECTION_STATEMENT_STATUS,
-  DAY_MS,
   outsideDay,
   PAYOUT_STATEMENT_STATUS,
   StatementFormatError,
   type StatementFormat,
   type StatementLine,
 } from '../statement.js';
+import { DAY_MS } from '../../core/days.js';
 import { isoTime, jsonDocument, jsonItems, minorUnits, text } from '../statement-json.js';
 import { fromPaystackReference, TRANSACTION_STATUS, TRANSFER_STATUS } from './transformers.js';
 

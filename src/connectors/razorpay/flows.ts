@@ -2,7 +2,8 @@
 // payouts (IMPS to a bank account, UPI to a VPA) over real HTTP with HTTP Basic key_id:key_secret.
 import type { Clock } from '../../core/clock.js';
 import { AppError } from '../../core/errors.js';
-import { dayOf, type StatementFile } from '../statement.js';
+import { type StatementFile } from '../statement.js';
+import { dayOf } from '../../core/days.js';
 import {
   UpstreamRefusedError,
   UpstreamUnavailableError,

@@ -5,7 +5,14 @@
 // items are skipped. A settlement report lists what was settled that day, whenever it was paid, so it
 // proves nothing about our records it does not list: it expects none (no missing_theirs).
 import type { UpstreamCollectionStatus, UpstreamPayoutStatus } from '../channel.js';
-import { COLLECTION_STATEMENT_STATUS, DAY_MS, PAYOUT_STATEMENT_STATUS, StatementFormatError, type StatementFormat, type StatementLine } from '../statement.js';
+import {
+  COLLECTION_STATEMENT_STATUS,
+  PAYOUT_STATEMENT_STATUS,
+  StatementFormatError,
+  type StatementFormat,
+  type StatementLine,
+} from '../statement.js';
+import { DAY_MS } from '../../core/days.js';
 import { jsonDocument, jsonItems, minorUnits, text, type JsonObject } from '../statement-json.js';
 import { refFromNotes, type Notes } from './transformers.js';
 

@@ -18,7 +18,8 @@ import {
   type ResolvedAccount,
   type SandboxPayer,
 } from '../channel.js';
-import { dayOf, type StatementFile } from '../statement.js';
+import { type StatementFile } from '../statement.js';
+import { dayOf } from '../../core/days.js';
 import { CALLBACK_TOLERANCE_SECONDS, parseSimulatorCallback } from './notifications.js';
 import {
   API_KEY_HEADER,

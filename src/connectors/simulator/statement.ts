@@ -4,7 +4,6 @@
 import {
   COLLECTION_STATEMENT_STATUS,
   csvRows,
-  DAY_MS,
   minorOf,
   outsideDay,
   PAYOUT_STATEMENT_STATUS,
@@ -14,6 +13,7 @@ import {
   type StatementLine,
   type StatementStatus,
 } from '../statement.js';
+import { DAY_MS } from '../../core/days.js';
 import { COLLECTION_STATUSES, PAYOUT_STATUSES } from './transformers.js';
 
 export const SIMULATOR_STATEMENT_COLUMNS = ['reference', 'our_reference', 'type', 'currency', 'amount_minor', 'status', 'time'] as const;

@@ -16,7 +16,8 @@ import {
   type PayoutSubmission,
   type RefundRequest,
 } from '../channel.js';
-import { DAY_MS, dayOf, type StatementFile } from '../statement.js';
+import { type StatementFile } from '../statement.js';
+import { DAY_MS, dayOf } from '../../core/days.js';
 import { JsonClient, type HttpMethod, type JsonAnswer } from '../http-json.js';
 import { parseXenditCallback } from './notifications.js';
 import {

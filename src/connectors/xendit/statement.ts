@@ -7,7 +7,6 @@
 import type { UpstreamCollectionStatus, UpstreamPayoutStatus } from '../channel.js';
 import {
   COLLECTION_STATEMENT_STATUS,
-  DAY_MS,
   outsideDay,
   PAYOUT_STATEMENT_STATUS,
   StatementFormatError,
@@ -15,6 +14,7 @@ import {
   type StatementKind,
   type StatementLine,
 } from '../statement.js';
+import { DAY_MS } from '../../core/days.js';
 import { isoTime, jsonDocument, jsonItems, text } from '../statement-json.js';
 import { fromRupiah } from './transformers.js';
 
