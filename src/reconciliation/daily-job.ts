@@ -5,8 +5,10 @@ import type { Clock } from '../core/clock.js';
 import type { Job } from '../core/worker.js';
 import type { ReconciliationService } from './service.js';
 
-/** How often the job looks again once the day's statements are in (or a provider did not answer). */
+/** How often the job looks again once the day's statements are in. */
 export const DAILY_JOB_INTERVAL_MS = 60_000;
+/** A connector whose statement could not be fetched or read is tried again this much later (this process). */
+export const FAILED_FETCH_RETRY_MS = 15 * 60_000;
 /** The audit log's and the runs' actor of fetched statements. */
 export const DAILY_JOB_ACTOR = 'scheduler';
 const HOUR_MS = 3_600_000;
@@ -19,15 +21,21 @@ export interface DailyJobOptions {
 }
 
 export function dailyReconciliationJob(service: ReconciliationService, options: DailyJobOptions): Job {
+  // A provider that failed is not asked again every minute: its retry time, in business time.
+  const retryAtMs = new Map<string, number>();
   return {
     name: 'reconciliation-daily',
     idleIntervalMs: DAILY_JOB_INTERVAL_MS,
     async runOnce() {
       const hour = Math.floor((options.clock.nowMs() % 86_400_000) / HOUR_MS);
       if (hour < options.hourUtc) return 0;
-      return service.fetchYesterday(DAILY_JOB_ACTOR, (connector, error) =>
-        options.log.error({ err: error, connector }, 'reconciliation: fetching yesterday\'s statement failed; the job tries again later'),
-      );
+      return service.fetchYesterday(DAILY_JOB_ACTOR, {
+        due: (connector) => (retryAtMs.get(connector) ?? 0) <= options.clock.nowMs(),
+        failed: (connector, error) => {
+          retryAtMs.set(connector, options.clock.nowMs() + FAILED_FETCH_RETRY_MS);
+          options.log.error({ err: error, connector }, "reconciliation: yesterday's statement could not be fetched or read; tried again in 15 minutes");
+        },
+      });
     },
   };
 }

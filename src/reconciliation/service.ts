@@ -157,17 +157,17 @@ export class ReconciliationService {
   }
 
   /** The daily job's step: yesterday (UTC) of every connector with a statement API that has not been fetched yet. */
-  async fetchYesterday(actor: string, onError: (connector: string, error: unknown) => void): Promise<number> {
+  async fetchYesterday(actor: string, attempt: { due(connector: string): boolean; failed(connector: string, error: unknown): void }): Promise<number> {
     const todayStartMs = Math.floor(this.options.clock.nowMs() / DAY_MS) * DAY_MS;
     const yesterday = todayStartMs - DAY_MS;
     let fetched = 0;
     for (const { connector } of this.options.channels.statementSources()) {
-      if (await this.fetchedRun(connector, dayOf(yesterday))) continue;
+      if (!attempt.due(connector) || (await this.fetchedRun(connector, dayOf(yesterday)))) continue;
       try {
         const result = await this.fetchDay(connector, yesterday, actor);
         if (!result.replayed) fetched += 1;
       } catch (error) {
-        onError(connector, error);
+        attempt.failed(connector, error);
       }
     }
     return fetched;

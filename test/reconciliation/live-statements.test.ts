@@ -137,6 +137,29 @@ describe('reconciliation: live connectors', () => {
     expect(recon.headers.authorization).toBe('Basic ' + Buffer.from(`${razorpay.keyId}:${razorpay.keySecret}`).toString('base64'));
   });
 
+  it('a provider that fails is logged and asked again 15 minutes later, not every minute', async () => {
+    const clock = live.server.clock;
+    clock.advance(DAY_MS);
+    const day = dayOf(clock.nowMs() - DAY_MS);
+    const errors: object[] = [];
+    const job = dailyReconciliationJob(live.server.services.reconciliation, { clock, hourUtc: 0, log: { error: (details) => errors.push(details) } });
+    paystack.nextAnswer('GET /transaction', { status: 500, body: { status: false, message: 'Internal error' } });
+    const listings = () => paystack.requests.filter((r) => r.path === '/transaction').length;
+
+    await job.runOnce();
+    expect(errors).toEqual([expect.objectContaining({ connector: 'paystack' })]);
+    expect(await runOf('paystack', day)).toBeUndefined();
+    expect(await runOf('razorpay', day)).toBeDefined();
+    const asked = listings();
+    clock.advance(60_000);
+    await job.runOnce();
+    expect(listings()).toBe(asked);
+    clock.advance(15 * 60_000);
+    await job.runOnce();
+    expect(listings()).toBe(asked + 1);
+    expect(await runOf('paystack', day)).toMatchObject({ lines: 0, actor: 'scheduler' });
+  });
+
   it("imports a provider's file: differences are found, malformed items are refused by number", async () => {
     const day = '2026-01-15';
     const at = `${day}T10:00:00.000Z`;
