@@ -9,6 +9,7 @@ import { heldCommands } from './held-commands.js';
 import { auditCommands } from './audit-commands.js';
 import { connectorCommands } from './connector-commands.js';
 import { recordCommands } from './record-commands.js';
+import { userCommands } from './user-commands.js';
 import type { CliCommand } from './command.js';
 
 export const CLI_COMMANDS: readonly CliCommand[] = [
@@ -21,4 +22,5 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   ...recordCommands,
   ...connectorCommands,
   ...approvalCommands,
+  ...userCommands,
 ];
