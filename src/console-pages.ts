@@ -21,6 +21,7 @@ export function consolePageGroups(services: Services): ConsolePages[] {
       connectorSettings: services.connectorSettings,
       refreshRouting: () => services.channels.refresh(),
       publicBaseUrl: services.config.publicBaseUrl,
+      clock: services.clock,
     }),
   ];
 }
