@@ -11,10 +11,11 @@ export interface Bar {
   readonly tone?: 'ok' | 'bad' | 'warn' | 'info';
 }
 
-const ROW_PX = 28;
-const LABEL_PX = 120;
-const WIDTH_PX = 560;
-const BAR_PX = WIDTH_PX - LABEL_PX - 130;
+// A narrow drawing with large type: at phone width it is scaled down least, so its text stays legible.
+const ROW_PX = 34;
+const LABEL_PX = 132;
+const WIDTH_PX = 440;
+const BAR_PX = WIDTH_PX - LABEL_PX - 124;
 
 /** A horizontal bar chart; widths are computed in bigint so large amounts lose nothing. */
 export function barChart(title: string, bars: readonly Bar[]): SafeHtml {
@@ -27,7 +28,7 @@ export function barChart(title: string, bars: readonly Bar[]): SafeHtml {
     ${bars.map((bar, index) => {
       const width = max === 0n ? 0 : Number((bar.value * BigInt(BAR_PX)) / max);
       const y = index * ROW_PX + 4;
-      return html`<g class="bar bar-${bar.tone ?? 'info'}"><text x="${LABEL_PX - 8}" y="${y + 17}" text-anchor="end" class="chart-label">${bar.label}</text><rect x="${LABEL_PX}" y="${y + 4}" width="${Math.max(width, bar.value > 0n ? 2 : 0)}" height="${ROW_PX - 10}" rx="3"></rect><text x="${LABEL_PX + Math.max(width, 0) + 6}" y="${y + 17}" class="chart-value">${bar.text}</text></g>`;
+      return html`<g class="bar bar-${bar.tone ?? 'info'}"><text x="${LABEL_PX - 8}" y="${y + 21}" text-anchor="end" class="chart-label">${bar.label}</text><rect x="${LABEL_PX}" y="${y + 5}" width="${Math.max(width, bar.value > 0n ? 2 : 0)}" height="${ROW_PX - 12}" rx="3"></rect><text x="${LABEL_PX + Math.max(width, 0) + 6}" y="${y + 21}" class="chart-value">${bar.text}</text></g>`;
     })}
   </svg>
 </figure>`;

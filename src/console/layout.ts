@@ -21,6 +21,7 @@ const head = (title: string, assets: ConsoleAssets): SafeHtml => html`<!doctype 
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · Paygate console</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${assets.styleUrl}">
 </head>`;
 
@@ -48,11 +49,9 @@ export function renderShell(options: ShellOptions): string {
 </header>
 <div class="layout">
 <nav class="sidenav" aria-label="Console">
-  <details open class="nav-toggle"><summary>Menu</summary>
   ${sections.map((section) => html`<p class="nav-section">${section}</p><ul>${options.nav
     .filter((n) => n.section === section)
     .map((n) => html`<li><a href="${n.path}"${active(n.path) ? html` aria-current="page"` : ''}>${n.label}</a></li>`)}</ul>`)}
-  </details>
 </nav>
 <main id="main" tabindex="-1">
   <h1>${options.title}</h1>
