@@ -7281,6 +7281,7 @@ export interface operations {
                                 /**
                                  * @example admin
                                  * @example cli:ops
+                                 * @example console:ops@example.com
                                  */
                                 actor: string;
                                 action: string;
@@ -7289,6 +7290,8 @@ export interface operations {
                                 details: {
                                     [key: string]: unknown;
                                 };
+                                /** @description The client address of the action (operator API and console); null for the CLI and background jobs. */
+                                address: string | null;
                                 createdAt: string;
                             }[];
                             nextCursor: string | null;

@@ -93,6 +93,9 @@ interface NavRecord extends NavLink {
 }
 
 export const PREFIX = '/console';
+
+/** The link an invitee opens (shown to the inviter; there is no mail server). */
+export const invitationLink = (publicBaseUrl: string, token: string): string => `${publicBaseUrl}${PREFIX}/invitations/${token}`;
 const HTML = 'text/html; charset=utf-8';
 const NOTICE_MAX_CHARS = 200;
 

@@ -44,6 +44,11 @@ export class SessionStore {
     const rawId = randomToken();
     const csrfToken = randomToken();
     const nowMs = BigInt(this.clock.nowMs());
+    // Sessions nobody came back for are removed here, so the table holds only live ones and a few stale.
+    await trx
+      .deleteFrom('console_sessions')
+      .where((eb) => eb.or([eb('last_seen_ms', '<', nowMs - BigInt(this.settings.idleMs)), eb('created_at_ms', '<', nowMs - BigInt(this.settings.absoluteMs))]))
+      .execute();
     await trx
       .insertInto('console_sessions')
       .values({ id_hash: sha256Hex(rawId), user_id: userId, csrf_token: csrfToken, stage, created_at_ms: nowMs, last_seen_ms: nowMs, address })

@@ -171,6 +171,10 @@ describe('operator pages', () => {
     expect(filtered.status).toBe(200);
     expect(filtered.text).toMatch(/console:admin@ops\.example/);
     expect(filtered.text).not.toMatch(/<td data-label="Who">test<\/td>/);
+    // The operator API records the caller's address too.
+    expect((await server.admin('POST', `/merchants/${data.liveId}/disable`)).status).toBe(200);
+    const apiRow = (await server.admin('GET', `/audit?merchantId=${data.liveId}&action=merchant.disable`)).body.data.items[0];
+    expect(apiRow).toMatchObject({ actor: 'admin', address: expect.stringMatching(/127\.0\.0\.1/) });
     const bad = await admin().get('/console/audit?since=yesterday');
     expect(bad.status).toBe(400);
     expect(bad.text).toMatch(/id="f-since-error"/);

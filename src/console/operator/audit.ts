@@ -1,33 +1,14 @@
 // The audit log: every operator and console action, who did it, when and from which address, newest
 // first, filtered by merchant, action, actor and time (audit/audit-log.ts, as `audit list`).
-import { listAudit, parseSince, type AuditEntry } from '../../audit/audit-log.js';
+import { listAudit, parseSince } from '../../audit/audit-log.js';
 import { html } from '../../core/html.js';
 import { OPERATOR_ROLES_ALL, PREFIX, type ConsolePages } from '../app.js';
-import { field, table, time, urlWith } from '../components.js';
+import { auditTable } from '../audit-table.js';
+import { field, urlWith } from '../components.js';
 import { fieldErrorsOf, type FieldErrors } from '../forms.js';
 import type { OperatorPageOptions } from './index.js';
 
 const PAGE_SIZE = 50;
-
-/** The audit table, shared with a merchant owner's view of its own merchant's log. */
-export function auditTable(items: readonly AuditEntry[], nextUrl: string | null, firstUrl: string | null) {
-  return table<AuditEntry>({
-    caption: 'Audit log, newest first',
-    columns: [
-      { label: 'When', cell: (e) => time(e.createdAt) },
-      { label: 'Who', cell: (e) => e.actor },
-      { label: 'Action', cell: (e) => html`<code>${e.action}</code>` },
-      { label: 'Target', cell: (e) => html`<code>${e.target}</code>` },
-      { label: 'Merchant', cell: (e) => e.merchantId ?? '—' },
-      { label: 'Address', cell: (e) => e.address ?? '—' },
-      { label: 'Details', cell: (e) => html`<code>${JSON.stringify(e.details)}</code>` },
-    ],
-    rows: items,
-    empty: 'No entries match.',
-    nextUrl,
-    firstUrl,
-  });
-}
 
 export function operatorAuditPages({ db }: OperatorPageOptions): ConsolePages {
   return (router) => {

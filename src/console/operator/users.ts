@@ -5,7 +5,7 @@ import { html } from '../../core/html.js';
 import { ROLE_LABELS } from '../../people/roles.js';
 import { EMAIL_PATTERN, type ConsoleUser } from '../../people/users.js';
 import { Text } from '../../http/text.js';
-import { OPERATOR_ADMIN, OPERATOR_ROLES_ALL, PREFIX, type ConsolePages, type PageContext } from '../app.js';
+import { invitationLink, OPERATOR_ADMIN, OPERATOR_ROLES_ALL, PREFIX, type ConsolePages, type PageContext } from '../app.js';
 import { badge, field, form, formProblem, section, table, time, urlWith } from '../components.js';
 import { fieldErrorsOf, validateForm, type FieldErrors } from '../forms.js';
 import type { OperatorPageOptions } from './index.js';
@@ -95,5 +95,3 @@ export function operatorUserPages({ people, merchants, publicBaseUrl }: Operator
     });
   };
 }
-
-export const invitationLink = (publicBaseUrl: string, token: string): string => `${publicBaseUrl}${PREFIX}/invitations/${token}`;
