@@ -230,6 +230,18 @@ export class PeopleService {
     });
   }
 
+  /** Disables (ending every session at once) or enables a user; audited. NOT_FOUND for an unknown id. */
+  async setUserStatus(userId: string, status: 'active' | 'disabled', actor: string): Promise<ConsoleUser> {
+    return withTransaction(this.db, async (trx) => {
+      const updated = await trx.updateTable('console_users').set({ status }).where('id', '=', userId).executeTakeFirst();
+      if (Number(updated.numUpdatedRows) !== 1) throw new AppError('NOT_FOUND', 'No such console user.');
+      if (status === 'disabled') await this.sessions.endAll(trx, userId);
+      const row = await trx.selectFrom('console_users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
+      await recordAudit(trx, { actor, action: status === 'disabled' ? 'console_user.disable' : 'console_user.enable', target: userId, merchantId: row.merchant_id, details: { email: row.email }, nowMs: this.clock.nowMs() });
+      return userOf(row);
+    });
+  }
+
   /** Changes the password after checking the current one; ends every other session of the user. */
   async changePassword(user: ConsoleUser, session: Session, current: string, next: string): Promise<void> {
     const row = await this.db.selectFrom('console_users').select('password_hash').where('id', '=', user.id).executeTakeFirstOrThrow();

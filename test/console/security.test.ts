@@ -173,6 +173,25 @@ describe('console security', () => {
     expect(refused.status).toBe(403);
   });
 
+  it('keeps merchant users out of operator pages, and lets an admin disable a user, ending their sessions', async () => {
+    const merchant = await server.createMerchant();
+    const owner = new ConsoleClient(server);
+    await createAndEnrol(server, owner, { email: 'owner@shop.example', kind: 'merchant', role: 'owner', merchantId: merchant.id });
+    expect((await owner.get('/console')).location).toBe('/console/account');
+    for (const path of ['/console/merchants', '/console/users', '/console/audit', `/console/merchants/${merchant.id}`]) {
+      expect((await owner.get(path)).status, path).toBe(403);
+    }
+    const admin = new ConsoleClient(server);
+    await createAndEnrol(server, admin, { email: 'disabler@ops.example', kind: 'operator', role: 'admin' });
+    const ownerId = (await server.services.people.userByEmail('owner@shop.example'))!.id;
+    const ask = await admin.submit('/console/users', `/console/users/${ownerId}/disable`, {});
+    expect(ask.text).toMatch(/name="confirmed" value="yes"/);
+    expect((await owner.get('/console/account')).status).toBe(200);
+    expect((await admin.request('POST', `/console/users/${ownerId}/disable`, { _csrf: csrfOf(ask.text), confirmed: 'yes' })).status).toBe(303);
+    expect((await owner.get('/console/account')).location).toBe('/console/login');
+    expect((await new ConsoleClient(server).login('owner@shop.example', PASSWORD)).text).toContain(GENERIC);
+  });
+
   it('invites by a single-use link; the invitee sets a password and, as an operator, TOTP', async () => {
     const admin = new ConsoleClient(server);
     await createAndEnrol(server, admin, { email: 'inviter@ops.example', kind: 'operator', role: 'admin' });

@@ -6,7 +6,8 @@ import { ROLE_LABELS } from '../../people/roles.js';
 import { EMAIL_PATTERN, type ConsoleUser } from '../../people/users.js';
 import { Text } from '../../http/text.js';
 import { invitationLink, OPERATOR_ADMIN, OPERATOR_ROLES_ALL, PREFIX, type ConsolePages, type PageContext } from '../app.js';
-import { badge, field, form, formProblem, section, table, time, urlWith } from '../components.js';
+import { actionButton, badge, field, form, formProblem, section, table, time, urlWith } from '../components.js';
+import { confirmStep } from '../confirm.js';
 import { fieldErrorsOf, validateForm, type FieldErrors } from '../forms.js';
 import type { OperatorPageOptions } from './index.js';
 
@@ -44,6 +45,17 @@ export function operatorUserPages({ people, merchants, publicBaseUrl }: Operator
           { label: 'Two-factor', cell: (u) => (u.totpEnabled ? badge('on', 'ok') : badge('off', 'muted')) },
           { label: 'Status', cell: (u) => badge(u.status) },
           { label: 'Created', cell: (u) => time(u.createdAt) },
+          ...(ctx.can(OPERATOR_ADMIN)
+            ? [{
+                label: 'Action',
+                cell: (u: ConsoleUser) =>
+                  u.id === ctx.user.id
+                    ? ''
+                    : u.status === 'active'
+                      ? actionButton(`${PREFIX}/users/${u.id}/disable`, ctx.csrfToken, 'Disable', { danger: true })
+                      : actionButton(`${PREFIX}/users/${u.id}/enable`, ctx.csrfToken, 'Enable'),
+              }]
+            : []),
         ],
         rows: page.items,
         empty: 'No console users yet.',
@@ -69,6 +81,27 @@ export function operatorUserPages({ people, merchants, publicBaseUrl }: Operator
     };
 
     router.page('/users', { roles: OPERATOR_ROLES_ALL, nav: { label: 'Console users', section: 'Operator', order: 80 } }, (ctx) => render(ctx));
+
+    for (const [path, status] of [['disable', 'disabled'], ['enable', 'active']] as const) {
+      router.action(`/users/:id/${path}`, { roles: OPERATOR_ADMIN }, async (ctx) => {
+        const target = await people.user(ctx.params.id!);
+        if (!target) return ctx.redirect(`${PREFIX}/users`, 'No such console user.');
+        // Locking oneself out is never what an admin meant; another admin can do it.
+        if (target.id === ctx.user.id) return ctx.redirect(`${PREFIX}/users`, 'You cannot disable your own account.');
+        if (status === 'disabled') {
+          const confirm = confirmStep(ctx, {
+            title: `Disable ${target.email}?`,
+            message: html`<p><strong>${target.email}</strong> is signed out everywhere at once and cannot sign in until enabled again.</p>`,
+            action: `${PREFIX}/users/${target.id}/disable`,
+            submit: 'Disable user',
+            back: `${PREFIX}/users`,
+          });
+          if (confirm) return confirm;
+        }
+        await people.setUserStatus(target.id, status, ctx.actor);
+        return ctx.redirect(`${PREFIX}/users`, `${target.email} is ${status === 'disabled' ? 'disabled' : 'enabled'}.`);
+      });
+    }
 
     router.action('/users/invite', { roles: OPERATOR_ADMIN }, async (ctx) => {
       const checked = validateForm(ctx.request, InvitationForm, ctx.fields);
