@@ -198,6 +198,17 @@ export class MerchantService {
     return rows.map(toMerchant);
   }
 
+  /** How many merchants there are in each status (for the operator's overview). */
+  async countByStatus(): Promise<{ active: number; disabled: number }> {
+    const rows = await this.db
+      .selectFrom('merchants')
+      .select((eb) => ['status', eb.fn.countAll<string | number | bigint>().as('n')])
+      .groupBy('status')
+      .execute();
+    const count = (status: string) => Number(rows.find((r) => r.status === status)?.n ?? 0);
+    return { active: count('active'), disabled: count('disabled') };
+  }
+
   /** One page of merchants, newest first (ids are time-ordered); `before` is the last id of the previous page. */
   async page(query: { readonly before?: string; readonly limit: number; readonly status?: 'active' | 'disabled' }): Promise<{ items: Merchant[]; nextBefore: string | null }> {
     const rows = await this.db

@@ -84,7 +84,7 @@ describe('the console in a browser', () => {
     expect(await page.locator('ol.codes li').count()).toBe(10);
     await screenshots('recovery-codes');
     await page.getByRole('link', { name: 'Continue to the console' }).click();
-    await page.waitForURL(/\/console\/merchants$/);
+    await page.waitForURL(/\/console\/overview$/);
 
     // Sign out, and back in with password and a fresh code.
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -94,11 +94,12 @@ describe('the console in a browser', () => {
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByLabel('Authenticator code').fill(totpCode(secret, server.clock.nowMs()));
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/console\/merchants$/);
+    await page.waitForURL(/\/console\/overview$/);
   });
 
   it('renders every operator page with real data at phone and desktop width', async () => {
     const pages: Array<[string, string, string]> = [
+      ['overview', '/console/overview', 'Stuck payouts'],
       ['merchants', '/console/merchants', 'Asha Textiles'],
       ['merchant', `/console/merchants/${data.shopId}`, '₹50,000.00'],
       ['merchant-new', '/console/merchants/new', 'Create merchant'],

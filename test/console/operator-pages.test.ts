@@ -29,6 +29,7 @@ describe('operator pages', () => {
 
   it('renders every operator page with the real data, and a merchant name with markup only as text', async () => {
     const pages: Array<[string, RegExp[]]> = [
+      ['/console/overview', [/Stuck payouts<\/div><div class="value">1</, /Open held money<\/div><div class="value">1</, /Active merchants<\/div><div class="value">3</]],
       ['/console/merchants', [/Asha Textiles/, /Lagos Goods Ltd/]],
       [`/console/merchants/${data.shopId}`, [/₹2,32,495\.00/, /₹50,000\.00/, /₹10,000\.00/, /<svg[^>]+role="img"/, /1\.80% \+ <span class="num">₹2\.00/]],
       [`/console/merchants/${data.liveId}`, [/razorpay/]],

@@ -17,6 +17,7 @@ import { operatorAuditPages } from './audit.js';
 import { operatorHeldPages } from './held.js';
 import { operatorLedgerPages } from './ledger.js';
 import { operatorMerchantPages } from './merchants.js';
+import { operatorOverviewPages } from './overview.js';
 import { operatorPayoutPages } from './payouts.js';
 import { operatorRatePages } from './rates.js';
 import { operatorUserPages } from './users.js';
@@ -44,7 +45,7 @@ export interface OperatorPageOptions {
 
 export function operatorPages(options: OperatorPageOptions): ConsolePages {
   return (router) => {
-    for (const group of [operatorMerchantPages, operatorRatePages, operatorLedgerPages, operatorPayoutPages, operatorHeldPages, operatorWebhookPages, operatorAuditPages, operatorUserPages]) {
+    for (const group of [operatorOverviewPages, operatorMerchantPages, operatorRatePages, operatorLedgerPages, operatorPayoutPages, operatorHeldPages, operatorWebhookPages, operatorAuditPages, operatorUserPages]) {
       group(options)(router);
     }
   };

@@ -10,6 +10,16 @@ import { actionButton, badge, field, section, table, time, urlWith } from '../co
 import type { OperatorPageOptions } from './index.js';
 
 const PAGE_SIZE = 25;
+
+/** A short label for a chart row: the URL's host (the table below has the whole URL). */
+function hostOf(url: string): string {
+  try {
+    const host = new URL(url).host;
+    return host.length > 16 ? `${host.slice(0, 15)}…` : host;
+  } catch {
+    return url.slice(0, 16);
+  }
+}
 const WINDOWS: ReadonlyArray<readonly [string, string]> = [['1', 'Last day'], ['7', 'Last 7 days'], ['30', 'Last 30 days']];
 
 export function operatorWebhookPages({ webhooks, clock }: OperatorPageOptions): ConsolePages {
@@ -23,8 +33,8 @@ export function operatorWebhookPages({ webhooks, clock }: OperatorPageOptions): 
       const chart =
         endpoints.items.length > 0
           ? barChart(
-              'Failed and retrying events per endpoint',
-              endpoints.items.slice(0, 10).map((e) => ({ label: e.merchantId.slice(-8), value: BigInt(e.failed + e.retrying), text: `${e.failed} failed, ${e.retrying} retrying`, tone: e.failed > 0 ? ('bad' as const) : ('warn' as const) })),
+              'Failing events per endpoint (red: some given up on; amber: still retrying)',
+              endpoints.items.slice(0, 10).map((e) => ({ label: hostOf(e.url), value: BigInt(e.failed + e.retrying), text: String(e.failed + e.retrying), tone: e.failed > 0 ? ('bad' as const) : ('warn' as const) })),
             )
           : '';
       return ctx.page(
