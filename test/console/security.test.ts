@@ -217,3 +217,22 @@ describe('console security', () => {
     expect(audit.items[0]!.address).toMatch(/127\.0\.0\.1/);
   });
 });
+
+describe('console cookies behind https', () => {
+  it('are Secure, __Host- prefixed with Path=/, HttpOnly and SameSite=Strict', async () => {
+    const server = await startTestServer({ CONSOLE_SECURE_COOKIE: 'true' }, { worker: false });
+    try {
+      const client = new ConsoleClient(server);
+      const page = await client.get('/console/login');
+      const login = page.headers.getSetCookie().find((c) => c.startsWith('__Host-paygate_console_login='))!;
+      expect(login.split('; ').slice(1).sort()).toEqual(['HttpOnly', 'Max-Age=3600', 'Path=/', 'SameSite=Strict', 'Secure']);
+      await server.services.people.createUser({ email: 'tls@ops.example', kind: 'operator', role: 'admin', password: PASSWORD }, 'test');
+      const signedIn = await client.login('tls@ops.example', PASSWORD);
+      const session = signedIn.headers.getSetCookie().find((c) => c.startsWith('__Host-paygate_console='))!;
+      expect(session.split('; ').slice(1).sort()).toEqual(['HttpOnly', 'Path=/', 'SameSite=Strict', 'Secure']);
+      expect(signedIn.location).toBe('/console/enrol');
+    } finally {
+      await server.close();
+    }
+  });
+});
