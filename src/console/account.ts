@@ -28,6 +28,14 @@ export function accountPages(people: PeopleService): ConsolePages {
             ${field({ name: 'password', label: 'New password', type: 'password', required: true, autocomplete: 'new-password', hint: 'At least 12 characters. Your other sessions end.', errors })}
             ${field({ name: 'confirm', label: 'Repeat the new password', type: 'password', required: true, autocomplete: 'new-password', errors })}`,
         })}`)}
+        ${ctx.user.totpEnabled
+          ? section('Recovery codes', html`<p>New codes replace all the old ones. Enter the code your authenticator app shows now.</p>${formProblem(errors, ['code'])}${form({
+              action: `${PREFIX}/account/recovery-codes`,
+              csrfToken: ctx.csrfToken,
+              submit: 'Make new recovery codes',
+              body: field({ name: 'code', label: 'Code from the app', inputmode: 'numeric', autocomplete: 'one-time-code', required: true, errors }),
+            })}`)
+          : ''}
         ${section('Sign out everywhere', html`<p>Ends every session of your account, on every device, including this one.</p>${actionButton(`${PREFIX}/account/logout-everywhere`, ctx.csrfToken, 'Sign out everywhere', { danger: true })}`)}`,
         errors ? 400 : 200,
       );
@@ -45,6 +53,17 @@ export function accountPages(people: PeopleService): ConsolePages {
         return render(ctx, errors);
       }
       return ctx.redirect(`${PREFIX}/account`, 'Password changed; your other sessions have ended.');
+    });
+
+    router.action('/account/recovery-codes', { roles: EVERY_ROLE }, async (ctx) => {
+      const codes = await people.renewRecoveryCodes(ctx.user, ctx.fields.code ?? '');
+      if (!codes) return render(ctx, { code: 'is not the code the app shows now; wait for the next one' });
+      return ctx.page(
+        'Your new recovery codes',
+        html`<p>Each signs you in once instead of a code from the app. They are shown <strong>only now</strong>; the old ones no longer work.</p>
+<ol class="codes">${codes.map((code) => html`<li><code>${code}</code></li>`)}</ol>
+<p><a class="button" href="${PREFIX}/account">Back to your account</a></p>`,
+      );
     });
 
     router.action('/account/logout-everywhere', { roles: EVERY_ROLE }, async (ctx) => {

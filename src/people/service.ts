@@ -199,6 +199,41 @@ export class PeopleService {
     });
   }
 
+  /** Ten new recovery codes (the old ones stop working), after a current TOTP code; null for a wrong code. */
+  async renewRecoveryCodes(user: ConsoleUser, code: string): Promise<string[] | null> {
+    const nowMs = this.clock.nowMs();
+    const row = await this.db.selectFrom('console_users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+    if (row.totp_enabled_at_ms === null || !row.totp_secret_sealed) throw new AppError('CONFLICT', 'Two-factor sign-in is not set up.');
+    const step = matchTotp(this.box.open(row.totp_secret_sealed), code.replace(/\s+/g, ''), nowMs);
+    if (step === null || (row.totp_last_step !== null && step <= row.totp_last_step)) return null;
+    return withTransaction(this.db, async (trx) => {
+      await trx.updateTable('console_users').set({ totp_last_step: step }).where('id', '=', user.id).execute();
+      const codes = await issueRecoveryCodes(trx, user.id);
+      await recordAudit(trx, { actor: consoleActor(user), action: 'console.recovery_codes_renew', target: user.id, merchantId: user.merchantId, nowMs });
+      return codes;
+    });
+  }
+
+  /**
+   * For someone who lost both phone and recovery codes: turns TOTP off, drops the codes and ends every
+   * session; an operator then enrols again at the next sign-in (password still needed).
+   */
+  async resetTotp(userId: string, actor: string): Promise<ConsoleUser> {
+    return withTransaction(this.db, async (trx) => {
+      const updated = await trx
+        .updateTable('console_users')
+        .set({ totp_secret_sealed: null, totp_enabled_at_ms: null, totp_last_step: null })
+        .where('id', '=', userId)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) !== 1) throw new AppError('NOT_FOUND', 'No such console user.');
+      await trx.deleteFrom('console_recovery_codes').where('user_id', '=', userId).execute();
+      await this.sessions.endAll(trx, userId);
+      const row = await trx.selectFrom('console_users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
+      await recordAudit(trx, { actor, action: 'console_user.totp_reset', target: userId, merchantId: row.merchant_id, details: { email: row.email }, nowMs: this.clock.nowMs() });
+      return userOf(row);
+    });
+  }
+
   async recoveryCodesLeft(userId: string): Promise<number> {
     return unusedRecoveryCodes(this.db, userId);
   }

@@ -98,12 +98,27 @@ describe('console security', () => {
     expect(failures.items.some((e) => e.target === user.email && e.address !== null)).toBe(true);
   });
 
-  it('accepts a recovery code once', async () => {
+  it('accepts a recovery code once, renews the codes with a current TOTP code, and lets an admin reset two-factor', async () => {
     const client = new ConsoleClient(server);
     const user = await createAndEnrol(server, client, { email: 'recover@ops.example', kind: 'operator', role: 'admin' });
     const code = user.recoveryCodes[0]!;
     expect((await new ConsoleClient(server).login(user.email, user.password, code)).location).toBe('/console');
     expect((await new ConsoleClient(server).login(user.email, user.password, code)).status).toBe(401);
+
+    expect((await client.submit('/console/account', '/console/account/recovery-codes', { code: '000000' })).status).toBe(400);
+    const renewed = await client.submit('/console/account', '/console/account/recovery-codes', { code: codeNow(server, user.secret) });
+    const fresh = [...renewed.text.matchAll(/<li><code>([a-z2-7]{5}-[a-z2-7]{5})<\/code><\/li>/g)].map((m) => m[1]!);
+    expect(fresh).toHaveLength(10);
+    expect((await new ConsoleClient(server).login(user.email, user.password, user.recoveryCodes[1]!)).status).toBe(401);
+    expect((await new ConsoleClient(server).login(user.email, user.password, fresh[0]!)).location).toBe('/console');
+
+    const admin = new ConsoleClient(server);
+    await createAndEnrol(server, admin, { email: 'resetter@ops.example', kind: 'operator', role: 'admin' });
+    const id = (await server.services.people.userByEmail(user.email))!.id;
+    const ask = await admin.submit('/console/users', `/console/users/${id}/reset-totp`, {});
+    expect((await admin.request('POST', `/console/users/${id}/reset-totp`, { _csrf: csrfOf(ask.text), confirmed: 'yes' })).status).toBe(303);
+    expect((await client.get('/console/account')).location).toBe('/console/login');
+    expect((await new ConsoleClient(server).login(user.email, user.password)).location).toBe('/console/enrol');
   });
 
   it('refuses a state-changing POST without or with a wrong CSRF token, and changes nothing', async () => {

@@ -51,9 +51,9 @@ export function operatorUserPages({ people, merchants, publicBaseUrl }: Operator
                 cell: (u: ConsoleUser) =>
                   u.id === ctx.user.id
                     ? ''
-                    : u.status === 'active'
-                      ? actionButton(`${PREFIX}/users/${u.id}/disable`, ctx.csrfToken, 'Disable', { danger: true })
-                      : actionButton(`${PREFIX}/users/${u.id}/enable`, ctx.csrfToken, 'Enable'),
+                    : html`${u.status === 'active'
+                        ? actionButton(`${PREFIX}/users/${u.id}/disable`, ctx.csrfToken, 'Disable', { danger: true })
+                        : actionButton(`${PREFIX}/users/${u.id}/enable`, ctx.csrfToken, 'Enable')} ${u.totpEnabled ? actionButton(`${PREFIX}/users/${u.id}/reset-totp`, ctx.csrfToken, 'Reset two-factor') : ''}`,
               }]
             : []),
         ],
@@ -102,6 +102,22 @@ export function operatorUserPages({ people, merchants, publicBaseUrl }: Operator
         return ctx.redirect(`${PREFIX}/users`, `${target.email} is ${status === 'disabled' ? 'disabled' : 'enabled'}.`);
       });
     }
+
+    router.action('/users/:id/reset-totp', { roles: OPERATOR_ADMIN }, async (ctx) => {
+      const target = await people.user(ctx.params.id!);
+      if (!target) return ctx.redirect(`${PREFIX}/users`, 'No such console user.');
+      if (target.id === ctx.user.id) return ctx.redirect(`${PREFIX}/users`, 'Ask another admin to reset your own two-factor sign-in.');
+      const confirm = confirmStep(ctx, {
+        title: `Reset two-factor sign-in of ${target.email}?`,
+        message: html`<p>For someone who lost both their phone and their recovery codes. <strong>${target.email}</strong> is signed out everywhere; ${target.kind === 'operator' ? 'they set up a new authenticator at their next sign-in' : 'they sign in with their password alone until they set it up again'}. Make sure you know it is them.</p>`,
+        action: `${PREFIX}/users/${target.id}/reset-totp`,
+        submit: 'Reset two-factor sign-in',
+        back: `${PREFIX}/users`,
+      });
+      if (confirm) return confirm;
+      await people.resetTotp(target.id, ctx.actor);
+      return ctx.redirect(`${PREFIX}/users`, `Two-factor sign-in of ${target.email} is reset.`);
+    });
 
     router.action('/users/invite', { roles: OPERATOR_ADMIN }, async (ctx) => {
       const checked = validateForm(ctx.request, InvitationForm, ctx.fields);
