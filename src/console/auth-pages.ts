@@ -57,7 +57,7 @@ async function qrOf(uri: string): Promise<SafeHtml> {
 }
 
 function enrolBody(secret: string, qr: SafeHtml, csrfToken: string, errors: FieldErrors | undefined): SafeHtml {
-  return html`<p>Operators sign in with a code from an authenticator app (any app that supports TOTP, RFC 6238). Scan the code, or type the key, then enter the 6-digit code the app shows.</p>
+  return html`<p>From now on you sign in with your password and a code from an authenticator app (any app that supports TOTP, RFC 6238). Scan the QR code, or type the key, then enter the 6-digit code the app shows.</p>
 <div class="enrol">
   <div class="qr" role="img" aria-label="QR code of the authenticator key">${qr}</div>
   <p>Key: <code class="secret">${secret.replace(/(.{4})/g, '$1 ').trim()}</code></p>
