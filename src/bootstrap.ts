@@ -10,6 +10,7 @@ import { BankDirectory } from './domain/banks/upstream-banks.js';
 import { MerchantService } from './merchants/merchant-service.js';
 import { PaymentService } from './domain/payments/service.js';
 import { PayoutService } from './domain/payouts/service.js';
+import { PeopleService } from './people/service.js';
 import { RateService } from './domain/rates.js';
 import { loadOrCreateLocalSecrets, SecretBox } from './core/secrets.js';
 import { LedgerService } from './ledger/service.js';
@@ -133,6 +134,7 @@ export async function buildRuntime(
     payments,
     payouts,
     reconciliation,
+    people: new PeopleService(store.db, box, clock, config.console),
   };
   const reconciliationJobs = config.reconciliation.daily ? [dailyReconciliationJob(reconciliation, { clock, hourUtc: config.reconciliation.hourUtc, log: logger })] : [];
   return {

@@ -78,6 +78,25 @@ export interface Config {
     readonly serviceKeyOverlapSeconds: number;
   };
   readonly http: HttpConfig;
+  readonly console: ConsoleConfig;
+}
+
+/** The web console (docs/console.md): sessions, sign-in throttling, invitations and the cookie. */
+export interface ConsoleConfig {
+  /** CONSOLE_IDLE_MINUTES: a session unused this long ends. */
+  readonly idleMs: number;
+  /** CONSOLE_ABSOLUTE_HOURS: a session ends this long after sign-in, used or not. */
+  readonly absoluteMs: number;
+  /** CONSOLE_LOCKOUT_FAILURES: failed sign-ins of one account before it is locked. */
+  readonly accountFailures: number;
+  /** CONSOLE_ADDRESS_FAILURES: failed sign-ins from one address before it is locked. */
+  readonly addressFailures: number;
+  /** CONSOLE_LOCKOUT_MINUTES: the first lockout; each further one doubles, up to a day. */
+  readonly lockoutMs: number;
+  readonly maxLockoutMs: number;
+  readonly invitationTtlMs: number;
+  /** CONSOLE_SECURE_COOKIE: the Secure flag (and the __Host- name); by default when PUBLIC_BASE_URL is https. */
+  readonly secureCookie: boolean;
 }
 
 /** Default: shared counters on PostgreSQL (where several API processes are the norm), memory on SQLite. */
@@ -127,10 +146,11 @@ export function loadConfig(env: Env = process.env): Config {
   if (schema !== null && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
     throw new Error('config: DATABASE_SCHEMA must be a lowercase identifier');
   }
+  const publicBaseUrl = (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
   return {
     host: env.HOST || '127.0.0.1',
     port,
-    publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicBaseUrl,
     role: role(env.ROLE),
     dataDir,
     databaseUrl,
@@ -168,6 +188,16 @@ export function loadConfig(env: Env = process.env): Config {
       replayTtlSeconds: int(env, 'REPLAY_TTL_SECONDS', 600, 60, 86400),
       rateLimitStore: rateLimitStore(env.RATE_LIMIT_STORE, databaseUrl),
       trustedProxies: trustedProxies(env.TRUSTED_PROXIES),
+    },
+    console: {
+      idleMs: int(env, 'CONSOLE_IDLE_MINUTES', 30, 1, 24 * 60) * 60_000,
+      absoluteMs: int(env, 'CONSOLE_ABSOLUTE_HOURS', 12, 1, 7 * 24) * 3_600_000,
+      accountFailures: int(env, 'CONSOLE_LOCKOUT_FAILURES', 5, 1, 1000),
+      addressFailures: int(env, 'CONSOLE_ADDRESS_FAILURES', 20, 1, 100_000),
+      lockoutMs: int(env, 'CONSOLE_LOCKOUT_MINUTES', 15, 1, 24 * 60) * 60_000,
+      maxLockoutMs: 24 * 3_600_000,
+      invitationTtlMs: 72 * 3_600_000,
+      secureCookie: bool(env, 'CONSOLE_SECURE_COOKIE', publicBaseUrl.startsWith('https:')),
     },
   };
 }

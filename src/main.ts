@@ -4,7 +4,7 @@
 import { loadConfig } from './config.js';
 import { buildRuntime } from './bootstrap.js';
 import { buildApp } from './server.js';
-import { exampleRequest, seedSandbox } from './sandbox-seed.js';
+import { exampleRequest, seedConsoleUsers, seedSandbox } from './sandbox-seed.js';
 import { Worker } from './core/worker.js';
 import { sleep } from './core/clock.js';
 
@@ -27,6 +27,8 @@ async function main(): Promise<void> {
   if (config.seedSandboxMerchant && !config.databaseUrl) {
     const sandbox = await seedSandbox(services);
     if (sandbox) {
+      const people = await seedConsoleUsers(services, sandbox.merchantId);
+      const consoleUrl = `http://127.0.0.1:${port}/console`;
       process.stdout.write(
         [
           '',
@@ -35,6 +37,11 @@ async function main(): Promise<void> {
           `Sandbox private key: ${sandbox.privateKeyFile}`,
           `Admin token: ${services.adminToken}`,
           `API reference: ${baseUrl}/docs`,
+          `Console: ${consoleUrl}`,
+          ...(people.operator
+            ? [`  First operator: ${people.operator.email} / ${people.operator.password} (set up an authenticator app at first sign-in)`]
+            : ['  Operators: as created before (passwords are shown only when created)']),
+          ...(people.owner ? [`  Sandbox merchant owner: ${people.owner.email} / ${people.owner.password}`] : []),
           'Try a signed request (it signs afresh each time; run it as often as you like):',
           '',
           exampleRequest(baseUrl, sandbox),

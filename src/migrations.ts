@@ -1,6 +1,6 @@
 // The schema's history: every module's migration steps under the names they shipped with, which each
 // database records in its kysely_migration table. Append new names; never rename, drop or edit one.
-import { createAuditLog, generaliseAuditLog } from './audit/audit-migrations.js';
+import { addAuditAddress, createAuditLog, generaliseAuditLog } from './audit/audit-migrations.js';
 import { createFeeAndLimitOverrides } from './domain/fee-migrations.js';
 import { addLateResolutions, createPaymentTables, indexPaymentCompletion, indexPaymentsForStatements } from './domain/payments/payment-migrations.js';
 import { addPayoutApprovals } from './domain/payouts/approval-migrations.js';
@@ -14,6 +14,7 @@ import { addIpAllowListsAndKeyScopes } from './merchants/access-migrations.js';
 import { createMerchantsAndKeys } from './merchants/merchant-migrations.js';
 import { addPreviousWebhookSecret } from './merchants/webhook-secret-migrations.js';
 import { createReconciliationTables } from './reconciliation/reconciliation-migrations.js';
+import { createPeopleTables } from './people/people-migrations.js';
 import { createRoutingTables } from './routing/routing-migrations.js';
 import { migrationOf, type Migrations } from './store/migrator.js';
 import { addServiceKeyRetirement } from './webhooks/service-key-migrations.js';
@@ -34,4 +35,5 @@ export const MIGRATIONS: Migrations = {
   '0011_ip_allow_lists_key_scopes': migrationOf(addIpAllowListsAndKeyScopes),
   '0012_payout_approvals_key_rotation': migrationOf(addPayoutApprovals, addPreviousWebhookSecret, addServiceKeyRetirement),
   '0014_reconciliation': migrationOf(createReconciliationTables, indexPaymentsForStatements, indexPayoutsForStatements),
+  '0015_console': migrationOf(addAuditAddress, createPeopleTables),
 };

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Currency } from './core/money.js';
 import { parseRateMicros } from './domain/rates.js';
+import { generatePassword } from './people/passwords.js';
 import type { Services } from './services.js';
 
 export interface SandboxCredentials {
@@ -50,4 +51,40 @@ export function exampleRequest(baseUrl: string, credentials: SandboxCredentials)
     `curl -s -X POST ${baseUrl}/v1/api/account/balance -H 'Content-Type: application/json' \\`,
     `  -H "MerchantID: ${credentials.merchantId}" -H "Timestamp: $TS" -H "Signature: $SIG" --data-binary "$BODY"`,
   ].join('\n');
+}
+
+export interface ConsoleCredentials {
+  readonly email: string;
+  readonly password: string;
+}
+
+export interface SeededConsoleUsers {
+  /** The first operator (admin), when it was created by this start; TOTP is set up at first sign-in. */
+  readonly operator: ConsoleCredentials | null;
+  /** The sandbox merchant's owner, when it was created by this start. */
+  readonly owner: ConsoleCredentials | null;
+}
+
+export const FIRST_OPERATOR_EMAIL = 'admin@paygate.local';
+export const SANDBOX_OWNER_EMAIL = 'owner@sandbox.paygate.local';
+
+/**
+ * The console's first users on the embedded default: an operator admin when there is no operator at
+ * all, and an owner for the sandbox merchant. Passwords are generated and returned only when created,
+ * so a restart prints none (they are stored only as scrypt hashes).
+ */
+export async function seedConsoleUsers(services: Services, sandboxMerchantId: string): Promise<SeededConsoleUsers> {
+  let operator: ConsoleCredentials | null = null;
+  if ((await services.people.operatorCount()) === 0) {
+    const password = generatePassword();
+    await services.people.createUser({ email: FIRST_OPERATOR_EMAIL, kind: 'operator', role: 'admin', password }, 'sandbox-seed');
+    operator = { email: FIRST_OPERATOR_EMAIL, password };
+  }
+  let owner: ConsoleCredentials | null = null;
+  if (!(await services.people.userByEmail(SANDBOX_OWNER_EMAIL)) && (await services.merchants.get(sandboxMerchantId).then(() => true, () => false))) {
+    const password = generatePassword();
+    await services.people.createUser({ email: SANDBOX_OWNER_EMAIL, kind: 'merchant', role: 'owner', merchantId: sandboxMerchantId, password }, 'sandbox-seed');
+    owner = { email: SANDBOX_OWNER_EMAIL, password };
+  }
+  return { operator, owner };
 }

@@ -1,6 +1,6 @@
 // The HTTP surface of the service, assembled from the framework glue (http/) and the route plugins
-// (api/, checkout/): the signed merchant API under /v1/api, the operator API under /admin, the
-// upstream callbacks, the hosted checkout, the public key and the operations routes.
+// (api/, checkout/, console/): the signed merchant API under /v1/api, the operator API under /admin, the
+// upstream callbacks, the hosted checkout, the web console, the public key and the operations routes.
 import swaggerUi from '@fastify/swagger-ui';
 import { adminRoutes } from './api/admin/index.js';
 import { callbackRoutes } from './api/callbacks.js';
@@ -9,6 +9,8 @@ import { registerOpenApi } from './api/openapi.js';
 import { opsRoutes } from './api/ops.js';
 import { publicKeyRoutes } from './api/public-key.js';
 import { checkoutRoutes } from './checkout/routes.js';
+import { consoleRoutes } from './console/routes.js';
+import { consolePageGroups } from './console-pages.js';
 import { createHttpApp, registerSignedScope, type AppHandle } from './http/app.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { ReplayGuard } from './http/replay-guard.js';
@@ -52,6 +54,12 @@ export async function buildApp(services: Services): Promise<AppHandle> {
   await app.register(callbackRoutes, { channels, payments, payouts });
   await app.register(publicKeyRoutes, { webhooks });
   await app.register(checkoutRoutes, { source: payments, publicBaseUrl: config.publicBaseUrl, clock });
+  await app.register(consoleRoutes, {
+    people: services.people,
+    secureCookie: config.console.secureCookie,
+    bodyLimitBytes: settings.bodyLimitBytes,
+    pages: consolePageGroups(services),
+  });
   await app.register(opsRoutes, { store, metrics: http.metrics, moreMetrics: [services.connectorMetrics.registry], isClosing: http.isClosing });
 
   return {

@@ -11,6 +11,7 @@ import type { BankDirectory } from './domain/banks/upstream-banks.js';
 import type { MerchantService } from './merchants/merchant-service.js';
 import type { PaymentService } from './domain/payments/service.js';
 import type { PayoutService } from './domain/payouts/service.js';
+import type { PeopleService } from './people/service.js';
 import type { RateService } from './domain/rates.js';
 import type { SecretBox } from './core/secrets.js';
 import type { LedgerService } from './ledger/service.js';
@@ -41,4 +42,6 @@ export interface Services {
   readonly payouts: PayoutService;
   /** Upstream statements compared with our records (docs/reconciliation.md). */
   readonly reconciliation: ReconciliationService;
+  /** The console's users, sessions, two-factor sign-in and invitations (docs/console.md). */
+  readonly people: PeopleService;
 }

@@ -7400,6 +7400,7 @@ export interface operations {
                                 /**
                                  * @example admin
                                  * @example cli:ops
+                                 * @example console:ops@example.com
                                  */
                                 actor: string;
                                 action: string;
@@ -7408,6 +7409,8 @@ export interface operations {
                                 details: {
                                     [key: string]: unknown;
                                 };
+                                /** @description The client address of the action (operator API and console); null for the CLI and background jobs. */
+                                address: string | null;
                                 createdAt: string;
                             }[];
                             nextCursor: string | null;

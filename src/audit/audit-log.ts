@@ -4,6 +4,7 @@ import { isoFromMs } from '../core/clock.js';
 import { validationError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Executor } from '../store/schema.js';
+import { currentAuditAddress } from './audit-context.js';
 
 export const AUDIT_PAGE_DEFAULT = 50;
 export const AUDIT_PAGE_MAX = 200;
@@ -17,6 +18,8 @@ export interface AuditRecord {
   /** Plain JSON values describing the change; never a key, secret or private key. */
   readonly details?: Readonly<Record<string, unknown>>;
   readonly nowMs: number;
+  /** The caller's address; by default the one of the request being served (audit-context.ts). */
+  readonly address?: string | null;
 }
 
 export interface AuditEntry {
@@ -26,12 +29,16 @@ export interface AuditEntry {
   readonly target: string;
   readonly merchantId: string | null;
   readonly details: Record<string, unknown>;
+  /** Where the action came from, when the entry point knew it (the console always does). */
+  readonly address: string | null;
   readonly createdAt: string;
 }
 
 export interface AuditQuery {
   readonly merchantId?: string;
   readonly action?: string;
+  /** Exact actor, e.g. console:ops@example.com. */
+  readonly actor?: string;
   readonly sinceMs?: number;
   readonly limit?: number;
   /** The id of the last entry of the previous page. */
@@ -61,6 +68,7 @@ export async function recordAudit(trx: Executor, record: AuditRecord): Promise<v
       target: record.target,
       merchant_id: record.merchantId ?? null,
       detail_json: detailJson,
+      address: record.address !== undefined ? record.address : currentAuditAddress(),
       created_at_ms: BigInt(record.nowMs),
     })
     .execute();
@@ -82,6 +90,7 @@ export async function listAudit(db: Executor, query: AuditQuery): Promise<AuditP
     .selectAll()
     .$if(query.merchantId !== undefined, (qb) => qb.where('merchant_id', '=', query.merchantId!))
     .$if(query.action !== undefined, (qb) => qb.where('action', '=', query.action!))
+    .$if(query.actor !== undefined, (qb) => qb.where('actor', '=', query.actor!))
     .$if(query.sinceMs !== undefined, (qb) => qb.where('created_at_ms', '>=', BigInt(query.sinceMs!)))
     .$if(query.cursor !== undefined, (qb) => qb.where('id', '<', query.cursor!))
     .orderBy('id', 'desc')
@@ -96,6 +105,7 @@ export async function listAudit(db: Executor, query: AuditQuery): Promise<AuditP
       target: r.target,
       merchantId: r.merchant_id,
       details: JSON.parse(r.detail_json) as Record<string, unknown>,
+      address: r.address,
       createdAt: isoFromMs(r.created_at_ms),
     })),
     nextCursor: rows.length > limit ? page[page.length - 1]!.id : null,

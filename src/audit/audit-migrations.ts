@@ -24,3 +24,9 @@ export async function generaliseAuditLog(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('audit_log_merchant').on('audit_log').columns(['merchant_id', 'id']).execute();
   await db.schema.createIndex('audit_log_action').on('audit_log').columns(['action', 'id']).execute();
 }
+
+/** Step of 0015_console, the first: where an action came from (the console records every one's address). */
+export async function addAuditAddress(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('audit_log').addColumn('address', 'text').execute();
+  await db.schema.createIndex('audit_log_actor').on('audit_log').columns(['actor', 'id']).execute();
+}

@@ -1,18 +1,6 @@
 // How the checkout page writes amounts, phone numbers and account numbers, and how it builds the
 // merchant return URL. Pure functions: the page templates and the status endpoint share them.
-
-interface CurrencyStyle {
-  readonly locale: string;
-  readonly display: 'narrowSymbol' | 'symbol' | 'code';
-}
-
-/** Each currency in the way its payers read it: ₹1,00,000.00, ₦100,000.00, Rp 100.000, EGP 1,000.50. */
-const CURRENCY_STYLES: Readonly<Record<string, CurrencyStyle>> = {
-  INR: { locale: 'en-IN', display: 'narrowSymbol' },
-  NGN: { locale: 'en-NG', display: 'narrowSymbol' },
-  IDR: { locale: 'id-ID', display: 'symbol' },
-  EGP: { locale: 'en-EG', display: 'code' },
-};
+import { CURRENCY_STYLES } from '../core/currency-format.js';
 
 /**
  * The exact amount to pay. Rupiah is shown without decimals unless it has some: the payer must

@@ -10,6 +10,7 @@ import { auditCommands } from './audit-commands.js';
 import { connectorCommands } from './connector-commands.js';
 import { recordCommands } from './record-commands.js';
 import { reconciliationCommands } from './reconciliation-commands.js';
+import { userCommands } from './user-commands.js';
 import type { CliCommand } from './command.js';
 
 export const CLI_COMMANDS: readonly CliCommand[] = [
@@ -23,4 +24,5 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   ...connectorCommands,
   ...approvalCommands,
   ...reconciliationCommands,
+  ...userCommands,
 ];

@@ -24,7 +24,7 @@ export const auditCommands: CliCommand[] = [
         io.out(JSON.stringify(page));
         return 0;
       }
-      for (const e of page.items) io.out(`${e.createdAt}  ${e.actor.padEnd(16)}  ${e.action.padEnd(22)}  ${e.target}  ${JSON.stringify(e.details)}`);
+      for (const e of page.items) io.out(`${e.createdAt}  ${e.actor.padEnd(16)}  ${e.action.padEnd(22)}  ${e.target}  ${JSON.stringify(e.details)}${e.address ? `  from ${e.address}` : ''}`);
       if (page.nextCursor) io.out(`more: --cursor ${page.nextCursor}`);
       return 0;
     },

@@ -198,6 +198,31 @@ export class MerchantService {
     return rows.map(toMerchant);
   }
 
+  /** How many merchants there are in each status (for the operator's overview). */
+  async countByStatus(): Promise<{ active: number; disabled: number }> {
+    const rows = await this.db
+      .selectFrom('merchants')
+      .select((eb) => ['status', eb.fn.countAll<string | number | bigint>().as('n')])
+      .groupBy('status')
+      .execute();
+    const count = (status: string) => Number(rows.find((r) => r.status === status)?.n ?? 0);
+    return { active: count('active'), disabled: count('disabled') };
+  }
+
+  /** One page of merchants, newest first (ids are time-ordered); `before` is the last id of the previous page. */
+  async page(query: { readonly before?: string; readonly limit: number; readonly status?: 'active' | 'disabled' }): Promise<{ items: Merchant[]; nextBefore: string | null }> {
+    const rows = await this.db
+      .selectFrom('merchants')
+      .selectAll()
+      .$if(query.status !== undefined, (qb) => qb.where('status', '=', query.status!))
+      .$if(query.before !== undefined, (qb) => qb.where('id', '<', query.before!))
+      .orderBy('id', 'desc')
+      .limit(query.limit + 1)
+      .execute();
+    const items = rows.slice(0, query.limit).map(toMerchant);
+    return { items, nextBefore: rows.length > query.limit ? items[items.length - 1]!.id : null };
+  }
+
   async setStatus(id: string, status: 'active' | 'disabled', actor: string): Promise<Merchant> {
     await this.update(id, { status }, { actor, action: status === 'active' ? 'merchant.enable' : 'merchant.disable' });
     return this.get(id);

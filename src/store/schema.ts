@@ -6,6 +6,7 @@ import type { FeeTables } from '../domain/fee-rows.js';
 import type { PaymentTables } from '../domain/payments/payment-rows.js';
 import type { PayoutBatchTables } from '../domain/payouts/batch-rows.js';
 import type { PayoutTables } from '../domain/payouts/payout-rows.js';
+import type { PeopleTables } from '../people/people-rows.js';
 import type { RateTables } from '../domain/rate-rows.js';
 import type { RequestGuardTables } from '../http/request-guard-rows.js';
 import type { ReconciliationTables } from '../reconciliation/reconciliation-rows.js';
@@ -26,7 +27,8 @@ export interface Database
     PayoutTables,
     PayoutBatchTables,
     RoutingTables,
-    ReconciliationTables {}
+    ReconciliationTables,
+    PeopleTables {}
 
 export type Db = Kysely<Database>;
 /** A handle usable inside or outside a transaction. */

@@ -1,5 +1,6 @@
 // What merchants and operators see of webhooks: events with their delivery attempts, resending one,
 // and the service's public key. A merchant-scoped call never reveals another merchant's event.
+import { failingEndpoints, type FailingEndpointPage } from './endpoint-health.js';
 import { isoFromMs, type Clock } from '../core/clock.js';
 import { recordAudit } from '../audit/audit-log.js';
 import { AppError, notFound } from '../core/errors.js';
@@ -116,6 +117,11 @@ export class WebhookService {
     const keys = this.serviceKey;
     if (!(keys instanceof ServiceKeyring)) throw new AppError('CONFLICT', 'This service signs with a fixed key.');
     return keys.rotate(actor);
+  }
+
+  /** Merchants' endpoints whose recent events failed or keep failing (the operator's console). */
+  failingEndpoints(query: { readonly sinceMs: number; readonly limit: number; readonly after?: string }): Promise<FailingEndpointPage> {
+    return failingEndpoints(this.db, query);
   }
 
   /** Newest first; `merchantId` null lists every merchant's events (operator). */

@@ -20,11 +20,12 @@ const AuditQuery = Type.Object(
 
 const AuditEntry = Type.Object({
   id: Type.String(),
-  actor: Type.String({ examples: ['admin', 'cli:ops'] }),
+  actor: Type.String({ examples: ['admin', 'cli:ops', 'console:ops@example.com'] }),
   action: Type.String(),
   target: Type.String(),
   merchantId: Type.Union([Type.String(), Type.Null()]),
   details: Type.Record(Type.String(), Type.Unknown()),
+  address: Type.Union([Type.String(), Type.Null()], { description: 'The client address of the action (operator API and console); null for the CLI and background jobs.' }),
   createdAt: Type.String(),
 });
 

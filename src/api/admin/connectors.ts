@@ -58,7 +58,7 @@ const CredentialsBody = Type.Record(Text({ pattern: '^[A-Za-z][A-Za-z0-9]{0,39}$
   maxProperties: 16,
 });
 
-const RouteBody = Type.Object(
+export const RouteBody = Type.Object(
   {
     merchantId: Type.Optional(Text({ minLength: 1, maxLength: 64, description: 'Omit for the default route of every live merchant.' })),
     currency: StringEnum(CURRENCIES),

@@ -43,7 +43,7 @@ const ListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const ResolveBody = Type.Object(
+export const ResolveBody = Type.Object(
   { reason: Text({ minLength: 1, maxLength: 500, description: 'Why; kept with the item, in the journal entry and the audit log' }) },
   { additionalProperties: false },
 );

@@ -1,5 +1,6 @@
 // The operator API under /admin: every route needs the bearer token.
 import type { FastifyPluginAsync } from 'fastify';
+import { withAuditOrigin } from '../../audit/audit-context.js';
 import { AppError } from '../../core/errors.js';
 import { requireAdmin } from './auth.js';
 import { adminMerchantRoutes, type AdminMerchantRouteOptions } from './merchants.js';
@@ -38,6 +39,13 @@ export const adminRoutes: FastifyPluginAsync<AdminRouteOptions> = async (app, op
     route.schema = { ...schema, security: ADMIN_SECURITY, response: { ...adminErrors, ...(schema.response as object | undefined) } };
   });
   app.addHook('onRequest', async (request) => requireAdmin(request, adminToken));
+  // Every audit row an operator route writes carries the caller's address (audit/audit-context.ts).
+  app.addHook('onRoute', (route) => {
+    const handler = route.handler;
+    route.handler = function (this: unknown, request, reply) {
+      return withAuditOrigin({ address: request.ip }, async () => handler.call(this as never, request, reply));
+    };
+  });
   app.addHook('preValidation', async (request) => {
     if (request.bodyError && request.rawBody && request.rawBody.length > 0) {
       throw new AppError('INVALID_JSON', request.bodyError);

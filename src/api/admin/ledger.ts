@@ -57,11 +57,11 @@ const JournalData = Type.Object({
   nextBefore: Type.Union([Type.String(), Type.Null()]),
 });
 
-const CreditBody = Type.Object(
+export const CreditBody = Type.Object(
   { currency: CurrencyField, amount: Amount, reason: Reason, action: Type.Union([Type.Literal('grant'), Type.Literal('lower')]), idempotencyKey: IdempotencyKey },
   { additionalProperties: false },
 );
-const SecurityBody = Type.Object(
+export const SecurityBody = Type.Object(
   { currency: CurrencyField, amount: Amount, reason: Reason, action: Type.Union([Type.Literal('deposit'), Type.Literal('release')]), idempotencyKey: IdempotencyKey },
   { additionalProperties: false },
 );
@@ -77,7 +77,7 @@ const AdjustmentBody = Type.Object(
 );
 const Direction = Type.Union([Type.Literal('payin'), Type.Literal('payout')]);
 const MethodField = Text({ minLength: 1, maxLength: 16 });
-const FeeBody = Type.Object(
+export const FeeBody = Type.Object(
   {
     currency: CurrencyField,
     method: MethodField,
@@ -87,13 +87,13 @@ const FeeBody = Type.Object(
   },
   { additionalProperties: false },
 );
-const LimitBody = Type.Object(
+export const LimitBody = Type.Object(
   { currency: CurrencyField, method: MethodField, direction: Direction, min: Amount, max: Amount },
   { additionalProperties: false },
 );
 
 /** A JSON amount in major units (possibly signed) as minor units; at most two decimals. */
-function minorOf(field: string, amount: number): Minor {
+export function minorOf(field: string, amount: number): Minor {
   const minor = toMinor(Math.abs(amount));
   if (minor === null) throw validationError(field, 'must have at most 2 decimals');
   return amount < 0 ? -minor : minor;

@@ -24,7 +24,7 @@ const WebhookUrl = Type.Union([Text({ minLength: 8, maxLength: 2048 }), Type.Nul
 const IdParams = Type.Object({ id: Text({ maxLength: 64 }) });
 const KeyParams = Type.Object({ id: Text({ maxLength: 64 }), keyId: Text({ maxLength: 64 }) });
 
-const CreateMerchantBody = Type.Object(
+export const CreateMerchantBody = Type.Object(
   {
     name: Text({ minLength: 1, maxLength: 120 }),
     mode: Type.Optional(Type.Union([Type.Literal('sandbox'), Type.Literal('live')])),

@@ -23,7 +23,7 @@ export const rateView = (rate: UsdtRate) => ({
   setBy: rate.setBy,
 });
 
-const RateBody = Type.Object(
+export const RateBody = Type.Object(
   {
     reference: Text({ description: 'Local currency per USDT as a decimal string, up to 6 decimals', examples: ['88.25'] }),
     depositSpreadBps: Type.Integer({ minimum: 0, maximum: 5000 }),

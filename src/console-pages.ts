@@ -1,0 +1,27 @@
+// Which page groups the web console has, and the services each is handed (composition, like
+// server.ts for the route plugins): each group names what it uses in its own options, so console/
+// never sees the whole Services container. Add a group here to add pages to the console.
+import type { ConsolePages } from './console/app.js';
+import { operatorPages } from './console/operator/index.js';
+import type { Services } from './services.js';
+
+export function consolePageGroups(services: Services): ConsolePages[] {
+  return [
+    operatorPages({
+      people: services.people,
+      merchants: services.merchants,
+      webhookConfig: services.config.webhooks,
+      rates: services.rates,
+      ledger: services.ledger,
+      fees: services.fees,
+      payouts: services.payouts,
+      held: services.payments.held,
+      webhooks: services.webhooks,
+      db: services.store.db,
+      connectorSettings: services.connectorSettings,
+      refreshRouting: () => services.channels.refresh(),
+      publicBaseUrl: services.config.publicBaseUrl,
+      clock: services.clock,
+    }),
+  ];
+}
