@@ -12,6 +12,7 @@ import { PaymentService } from './domain/payments/service.js';
 import { PayoutService } from './domain/payouts/service.js';
 import { RateService } from './domain/rates.js';
 import { loadOrCreateLocalSecrets, SecretBox } from './core/secrets.js';
+import { ReportingService } from './reporting/service.js';
 import { LedgerService } from './ledger/service.js';
 import type { Services } from './services.js';
 import { MIGRATIONS } from './migrations.js';
@@ -128,6 +129,7 @@ export async function buildRuntime(
     banks,
     payments,
     payouts,
+    reporting: new ReportingService({ store, clock, box }),
   };
   return {
     services,

@@ -30,7 +30,7 @@ export async function buildApp(services: Services): Promise<AppHandle> {
   const auth = { merchants, clock, replay, limiter, windowSeconds: settings.signatureWindowSeconds };
 
   await registerSignedScope(app, '/v1/api', auth, async (scope) => {
-    await scope.register(merchantRoutes, { ledger, rates, banks: services.banks, payments, payouts, webhooks });
+    await scope.register(merchantRoutes, { ledger, rates, banks: services.banks, payments, payouts, webhooks, reporting: services.reporting });
   });
   await app.register(adminRoutes, {
     prefix: '/admin',

@@ -13,6 +13,7 @@ import type { PaymentService } from './domain/payments/service.js';
 import type { PayoutService } from './domain/payouts/service.js';
 import type { RateService } from './domain/rates.js';
 import type { SecretBox } from './core/secrets.js';
+import type { ReportingService } from './reporting/service.js';
 import type { LedgerService } from './ledger/service.js';
 import type { Store } from './store/db.js';
 import type { WebhookService } from './webhooks/service.js';
@@ -38,4 +39,6 @@ export interface Services {
   readonly banks: BankDirectory;
   readonly payments: PaymentService;
   readonly payouts: PayoutService;
+  /** Lists, statement, settlements and CSV exports of a merchant's own money (docs/reporting.md). */
+  readonly reporting: ReportingService;
 }

@@ -372,6 +372,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api/payment/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Your payments, filtered, a page at a time
+         * @description Newest first by creation time. nextCursor is opaque and bound to your merchant and these filters (only limit may change); a cursor altered, older than 24 hours, or sent with other filters is 400 VALIDATION_FAILED. A ref of another merchant matches nothing.
+         */
+        post: operations["paymentList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/payout/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Your payouts, filtered, a page at a time
+         * @description Newest first by creation time. nextCursor is opaque and bound to your merchant and these filters (only limit may change); a cursor altered, older than 24 hours, or sent with other filters is 400 VALIDATION_FAILED. A ref of another merchant matches nothing.
+         */
+        post: operations["payoutList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/merchants": {
         parameters: {
             query?: never;
@@ -1794,6 +1834,14 @@ export interface components {
             withdraw: number;
             setAt: string;
             setBy: string;
+        };
+        PaymentPage: {
+            items: components["schemas"]["PaymentRecord"][];
+            nextCursor: string | null;
+        };
+        PayoutPage: {
+            items: components["schemas"]["PayoutRecord"][];
+            nextCursor: string | null;
         };
     };
     responses: never;
@@ -4174,6 +4222,268 @@ export interface operations {
             };
             /** @description CONFLICT: no webhook URL is configured for this kind of event; set one, then resend. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's request rate; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored; quote the Request-Id header. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    paymentList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Every filter given must match; none given lists every payment. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    status?: components["schemas"]["PaymentStatus"];
+                    currency?: components["schemas"]["Currency"];
+                    method?: components["schemas"]["PayInMethod"];
+                    /**
+                     * @description Created at or after (inclusive). ISO-8601: a date (midnight UTC) or a date-time with Z or an offset.
+                     * @example 2026-11-01
+                     */
+                    from?: string & unknown;
+                    /**
+                     * @description Created before (exclusive); must be after from. ISO-8601: a date (midnight UTC) or a date-time with Z or an offset.
+                     * @example 2026-11-01
+                     */
+                    to?: string & unknown;
+                    /** @description Exactly this merchantRef. */
+                    merchantRef?: string & unknown;
+                    /**
+                     * @description The reference the service assigned (UUID v7).
+                     * @example 0193a8f2-7c1e-7d3a-9b5e-2f4c6d8e0a1b
+                     */
+                    transactionRef?: string;
+                    /**
+                     * @description Items per page, 1 to 100.
+                     * @default 50
+                     */
+                    limit?: number;
+                    /** @description nextCursor of the previous page, with the same filters. */
+                    cursor?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description One page of payment records, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["PaymentPage"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD, INVALID_BANK_CODE. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: MISSING_CREDENTIALS, INVALID_TIMESTAMP, TIMESTAMP_OUT_OF_WINDOW, UNKNOWN_MERCHANT, INVALID_SIGNATURE, SIGNATURE_REUSED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description MERCHANT_DISABLED; METHOD_NOT_ENABLED for what this merchant may not use; IP_NOT_ALLOWED from an address outside the merchant's IP allow-list; KEY_SCOPE when the signing key's scope does not cover this call (see x-key-scope). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's request rate; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored; quote the Request-Id header. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    payoutList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Every filter given must match; none given lists every payout. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    status?: components["schemas"]["PayoutStatus"];
+                    currency?: components["schemas"]["Currency"];
+                    method?: components["schemas"]["PayoutMethod"];
+                    /**
+                     * @description Created at or after (inclusive). ISO-8601: a date (midnight UTC) or a date-time with Z or an offset.
+                     * @example 2026-11-01
+                     */
+                    from?: string & unknown;
+                    /**
+                     * @description Created before (exclusive); must be after from. ISO-8601: a date (midnight UTC) or a date-time with Z or an offset.
+                     * @example 2026-11-01
+                     */
+                    to?: string & unknown;
+                    /** @description Exactly this merchantRef. */
+                    merchantRef?: string & unknown;
+                    /**
+                     * @description The reference the service assigned (UUID v7).
+                     * @example 0193a8f2-7c1e-7d3a-9b5e-2f4c6d8e0a1b
+                     */
+                    transactionRef?: string;
+                    /**
+                     * @description Items per page, 1 to 100.
+                     * @default 50
+                     */
+                    limit?: number;
+                    /** @description nextCursor of the previous page, with the same filters. */
+                    cursor?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description One page of payout records, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["PayoutPage"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD, INVALID_BANK_CODE. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: MISSING_CREDENTIALS, INVALID_TIMESTAMP, TIMESTAMP_OUT_OF_WINDOW, UNKNOWN_MERCHANT, INVALID_SIGNATURE, SIGNATURE_REUSED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description MERCHANT_DISABLED; METHOD_NOT_ENABLED for what this merchant may not use; IP_NOT_ALLOWED from an address outside the merchant's IP allow-list; KEY_SCOPE when the signing key's scope does not cover this call (see x-key-scope). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

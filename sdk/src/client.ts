@@ -10,7 +10,9 @@ import type {
   CurrencyRequest,
   PaymentInitiateRequest,
   PaymentInitiateResult,
+  PaymentListQuery,
   PaymentMethodsInfo,
+  PaymentPage,
   PaymentRecord,
   PaymentRefundRequest,
   PaymentRefundResult,
@@ -23,6 +25,8 @@ import type {
   PayoutDecisionRequest,
   PayoutInitiateRequest,
   PayoutInitiateResult,
+  PayoutListQuery,
+  PayoutPage,
   PayoutRecord,
   RecordQuery,
   SandboxCompleteRequest,
@@ -200,6 +204,11 @@ export class PaymentClient {
     return this.request('payment/methods', request);
   }
 
+  /** Your payments, newest first, a page at a time (docs/reporting.md). */
+  paymentList(query: PaymentListQuery = {}): Promise<ApiResult<PaymentPage>> {
+    return this.request('payment/list', query);
+  }
+
   payoutInitiate(request: PayoutInitiateRequest): Promise<ApiResult<PayoutInitiateResult>> {
     return this.request('payout/initiate', request);
   }
@@ -241,6 +250,11 @@ export class PaymentClient {
 
   payoutBatchStatus(query: PayoutBatchQuery): Promise<ApiResult<PayoutBatchStatus>> {
     return this.request('payout/batchStatus', query);
+  }
+
+  /** Your payouts, newest first, a page at a time (docs/reporting.md). */
+  payoutList(query: PayoutListQuery = {}): Promise<ApiResult<PayoutPage>> {
+    return this.request('payout/list', query);
   }
 
   bankCodes(request: CurrencyRequest): Promise<ApiResult<BankEntry[]>> {

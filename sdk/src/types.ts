@@ -91,3 +91,10 @@ export type WebhookAttempt = Schemas['WebhookAttempt'];
 export type WebhookEventDetail = Schemas['WebhookEventDetail'];
 export type WebhookEventPage = Schemas['WebhookEventPage'];
 export type WebhookEventQuery = JsonBody<'webhookEvents'>;
+
+/** payment/list and payout/list: filters (all optional, every one given must match), limit and the cursor of the previous page. */
+export type PaymentListQuery = JsonBody<'paymentList'>;
+export type PayoutListQuery = JsonBody<'payoutList'>;
+/** One page of records, newest first; pass nextCursor back with the same filters for the next page. */
+export type PaymentPage = Schemas['PaymentPage'];
+export type PayoutPage = Schemas['PayoutPage'];

@@ -1,0 +1,55 @@
+// The merchant's reporting calls: payment/list, payout/list, account/statement, account/settlements,
+// report/create and report/status. Reads only (key scope read); each answers this merchant's own data.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ok } from '../http/envelope.js';
+import type { ReportingService } from '../reporting/service.js';
+import { merchantOf } from './merchant-request.js';
+import { PaymentListBody, PaymentPage, PayoutListBody, PayoutPage } from './schemas/reporting.js';
+import { MERCHANT_SECURITY, merchantErrors, SuccessEnvelope } from './schemas/responses.js';
+import { ref } from './schemas/shared.js';
+
+export interface ReportingRouteOptions {
+  readonly reporting: Pick<ReportingService, 'listPayments' | 'listPayouts'>;
+}
+
+const READ = { changesState: false, keyScope: 'read', movesMoney: false } as const;
+
+const CURSOR_RULES =
+  'Newest first by creation time. nextCursor is opaque and bound to your merchant and these filters (only limit may change); ' +
+  'a cursor altered, older than 24 hours, or sent with other filters is 400 VALIDATION_FAILED. A ref of another merchant matches nothing.';
+
+export const reportingRoutes: FastifyPluginAsyncTypebox<ReportingRouteOptions> = async (app, { reporting }) => {
+  app.post(
+    '/payment/list',
+    {
+      config: READ,
+      schema: {
+        operationId: 'paymentList',
+        tags: ['payment'],
+        summary: 'Your payments, filtered, a page at a time',
+        description: CURSOR_RULES,
+        security: MERCHANT_SECURITY,
+        body: PaymentListBody,
+        response: { 200: SuccessEnvelope(ref(PaymentPage), 'One page of payment records, newest first.'), ...merchantErrors },
+      },
+    },
+    async (request) => ok(await reporting.listPayments(merchantOf(request).id, request.body)),
+  );
+
+  app.post(
+    '/payout/list',
+    {
+      config: READ,
+      schema: {
+        operationId: 'payoutList',
+        tags: ['payout'],
+        summary: 'Your payouts, filtered, a page at a time',
+        description: CURSOR_RULES,
+        security: MERCHANT_SECURITY,
+        body: PayoutListBody,
+        response: { 200: SuccessEnvelope(ref(PayoutPage), 'One page of payout records, newest first.'), ...merchantErrors },
+      },
+    },
+    async (request) => ok(await reporting.listPayouts(merchantOf(request).id, request.body)),
+  );
+};
