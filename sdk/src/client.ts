@@ -30,6 +30,10 @@ import type {
   PayoutRecord,
   RecordQuery,
   SandboxCompleteRequest,
+  Settlements,
+  SettlementsQuery,
+  StatementPage,
+  StatementQuery,
   UsdtRate,
   WebhookEventDetail,
   WebhookEventPage,
@@ -263,6 +267,16 @@ export class PaymentClient {
 
   balance(request: CurrencyRequest): Promise<ApiResult<Balance>> {
     return this.request('account/balance', request);
+  }
+
+  /** Every movement of your balances in one currency, newest first, with the balance after each. */
+  statement(query: StatementQuery): Promise<ApiResult<StatementPage>> {
+    return this.request('account/statement', query);
+  }
+
+  /** Per UTC day: collected, refunded, paid out, fees, settled and the net change of your balances. */
+  settlements(query: SettlementsQuery): Promise<ApiResult<Settlements>> {
+    return this.request('account/settlements', query);
   }
 
   usdtRate(request: CurrencyRequest): Promise<ApiResult<UsdtRate>> {

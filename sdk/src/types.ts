@@ -98,3 +98,11 @@ export type PayoutListQuery = JsonBody<'payoutList'>;
 /** One page of records, newest first; pass nextCursor back with the same filters for the next page. */
 export type PaymentPage = Schemas['PaymentPage'];
 export type PayoutPage = Schemas['PayoutPage'];
+/** account/statement: one currency, an optional created-at range, limit and cursor. */
+export type StatementQuery = JsonBody<'accountStatement'>;
+export type StatementLine = Schemas['StatementLine'];
+export type StatementPage = Schemas['StatementPage'];
+/** account/settlements: one currency and an optional range (default the last 31 UTC days). */
+export type SettlementsQuery = JsonBody<'accountSettlements'>;
+export type Settlements = Schemas['Settlements'];
+export type SettlementDay = Schemas['SettlementDay'];

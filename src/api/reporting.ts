@@ -4,12 +4,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok } from '../http/envelope.js';
 import type { ReportingService } from '../reporting/service.js';
 import { merchantOf } from './merchant-request.js';
-import { PaymentListBody, PaymentPage, PayoutListBody, PayoutPage } from './schemas/reporting.js';
+import { PaymentListBody, PaymentPage, PayoutListBody, PayoutPage, Settlements, SettlementsBody, StatementBody, StatementPage } from './schemas/reporting.js';
 import { MERCHANT_SECURITY, merchantErrors, SuccessEnvelope } from './schemas/responses.js';
 import { ref } from './schemas/shared.js';
 
 export interface ReportingRouteOptions {
-  readonly reporting: Pick<ReportingService, 'listPayments' | 'listPayouts'>;
+  readonly reporting: Pick<ReportingService, 'listPayments' | 'listPayouts' | 'statement' | 'settlements'>;
 }
 
 const READ = { changesState: false, keyScope: 'read', movesMoney: false } as const;
@@ -51,5 +51,40 @@ export const reportingRoutes: FastifyPluginAsyncTypebox<ReportingRouteOptions> =
       },
     },
     async (request) => ok(await reporting.listPayouts(merchantOf(request).id, request.body)),
+  );
+
+  app.post(
+    '/account/statement',
+    {
+      config: READ,
+      schema: {
+        operationId: 'accountStatement',
+        tags: ['account'],
+        summary: 'Every movement of your balances in one currency, with the balance after each',
+        description:
+          'Newest first; an entry that moves several buckets gives one line per bucket. balanceAfter of the newest line ' +
+          `equals account/balance at that moment. ${CURSOR_RULES}`,
+        security: MERCHANT_SECURITY,
+        body: StatementBody,
+        response: { 200: SuccessEnvelope(ref(StatementPage), 'One page of movements, newest first.'), ...merchantErrors },
+      },
+    },
+    async (request) => ok(await reporting.statement(merchantOf(request).id, request.body)),
+  );
+
+  app.post(
+    '/account/settlements',
+    {
+      config: READ,
+      schema: {
+        operationId: 'accountSettlements',
+        tags: ['account'],
+        summary: 'Per UTC day: collected, refunded, paid out, fees, and what settled from pending to available',
+        security: MERCHANT_SECURITY,
+        body: SettlementsBody,
+        response: { 200: SuccessEnvelope(ref(Settlements), 'The totals per day, newest first.'), ...merchantErrors },
+      },
+    },
+    async (request) => ok(await reporting.settlements(merchantOf(request).id, request.body)),
   );
 };

@@ -44,6 +44,8 @@ const ROUTES: Record<string, { keyScope: RouteClass; movesMoney: boolean }> = {
   '/sandbox/payment/complete': { keyScope: 'payments', movesMoney: false },
   '/payment/list': { keyScope: 'read', movesMoney: false },
   '/payout/list': { keyScope: 'read', movesMoney: false },
+  '/account/statement': { keyScope: 'read', movesMoney: false },
+  '/account/settlements': { keyScope: 'read', movesMoney: false },
 };
 
 const ALLOWED: Record<KeyScope, readonly RouteClass[]> = {

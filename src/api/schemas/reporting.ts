@@ -5,12 +5,14 @@ import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT } from '../../reporting/lists.js';
 import { ISO_INSTANT_PATTERN } from '../../reporting/time-range.js';
 import { Text } from '../../http/text.js';
 import { CurrencyField } from './currency.js';
-import { PaymentStatus, PayInMethod, PayoutMethod, PayoutStatus } from './enums.js';
+import { Currency, PaymentStatus, PayInMethod, PayoutMethod, PayoutStatus } from './enums.js';
 import { PaymentRecord } from './payment.js';
 import { PayoutRecord } from './payout.js';
 import { TransactionRef } from './references.js';
 import { MERCHANT_REF_PATTERN } from '../../domain/request-rules.js';
-import { Nullable, ref, shared } from './shared.js';
+import { Nullable, ref, shared, StringEnum } from './shared.js';
+import { BALANCE_KINDS } from '../../ledger/accounts.js';
+import { SETTLEMENT_DEFAULT_DAYS, SETTLEMENT_MAX_DAYS } from '../../reporting/settlements.js';
 
 export const Instant = (description: string) =>
   Text({ pattern: ISO_INSTANT_PATTERN, description: `${description} ISO-8601: a date (midnight UTC) or a date-time with Z or an offset.`, examples: ['2026-11-01'] });
@@ -49,4 +51,52 @@ const NextCursor = Nullable(Type.String({ description: 'Pass as cursor, with the
 export const PaymentPage = shared('PaymentPage', Type.Object({ items: Type.Array(ref(PaymentRecord)), nextCursor: NextCursor }));
 export const PayoutPage = shared('PayoutPage', Type.Object({ items: Type.Array(ref(PayoutRecord)), nextCursor: NextCursor }));
 
-export const REPORTING_SCHEMAS = [PaymentPage, PayoutPage];
+const Major = (description: string) => Type.Number({ description });
+
+export const StatementBody = Type.Object(
+  { currency: CurrencyField, ...RangeFields, ...PageFields },
+  { additionalProperties: false, description: 'Movements of your five balances in one currency, newest first.' },
+);
+
+export const StatementLine = shared(
+  'StatementLine',
+  Type.Object({
+    entryId: Type.String({ description: 'The ledger entry; one entry may move several buckets (one line each).' }),
+    type: Type.String({ description: 'What moved the money: payment_credit, refund, refund_reversal, payout_reserve, payout_release, payout_complete, settlement, late_credit, credit_grant, credit_lower, security_deposit, security_release, adjustment.' }),
+    bucket: StringEnum(BALANCE_KINDS, { description: 'The balance moved.' }),
+    amount: Major('Signed major units: positive into the bucket, negative out of it.'),
+    fee: Major('What the platform earned in this entry (a payment fee, a paid-out payout fee); 0 otherwise.'),
+    balanceAfter: Major("The bucket's balance right after this movement."),
+    paymentRef: Type.Optional(Type.String({ description: 'The transactionRef of the payment this belongs to.' })),
+    payoutRef: Type.Optional(Type.String({ description: 'The transactionRef of the payout this belongs to.' })),
+    createdAt: Type.String({ description: 'ISO-8601 UTC.' }),
+  }),
+);
+
+export const StatementPage = shared('StatementPage', Type.Object({ items: Type.Array(ref(StatementLine)), nextCursor: NextCursor }));
+
+export const SettlementsBody = Type.Object(
+  { currency: CurrencyField, ...RangeFields },
+  { additionalProperties: false, description: `Default: the last ${SETTLEMENT_DEFAULT_DAYS} UTC days up to today; at most ${SETTLEMENT_MAX_DAYS} days.` },
+);
+
+export const SettlementDay = shared(
+  'SettlementDay',
+  Type.Object({
+    date: Type.String({ description: 'The UTC day, YYYY-MM-DD.', examples: ['2026-11-22'] }),
+    currency: ref(Currency),
+    collected: Major('Gross paid in by successful (and late credited) payments, fees included.'),
+    refunded: Major('Refunded to payers, less refunds the upstream refused and returned.'),
+    paidOut: Major('Payout amounts paid to beneficiaries (payouts that reached Success), fees excluded.'),
+    fees: Major('Fees charged: payment fees and the fees of payouts paid out.'),
+    settled: Major('Moved from pending to available (or to repaying credit) by settlement.'),
+    net: Major('The change of your five balances together over the day: the sum of the statement amounts of that day.'),
+  }),
+);
+
+export const Settlements = shared(
+  'Settlements',
+  Type.Object({ currency: ref(Currency), days: Type.Array(ref(SettlementDay), { description: 'Newest day first; days without movement are left out.' }) }),
+);
+
+export const REPORTING_SCHEMAS = [PaymentPage, PayoutPage, StatementLine, StatementPage, SettlementDay, Settlements];
