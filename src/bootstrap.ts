@@ -111,6 +111,7 @@ export async function buildRuntime(
     idleIntervalMs: config.workerIdleMs,
     log: logger,
   });
+  const reporting = new ReportingService({ store, clock, box, dataDir: config.dataDir, publicBaseUrl: config.publicBaseUrl });
   const dispatcher = new WebhookDispatcher({ store, box, serviceKey, clock, config: config.webhooks, idleIntervalMs: config.workerIdleMs });
   const services: Services = {
     config,
@@ -129,11 +130,11 @@ export async function buildRuntime(
     banks,
     payments,
     payouts,
-    reporting: new ReportingService({ store, clock, box }),
+    reporting,
   };
   return {
     services,
-    jobs: [...Object.values(payments.jobs), ...Object.values(payouts.jobs), dispatcher.job, ledger.settlementJob(config.workerIdleMs)],
+    jobs: [...Object.values(payments.jobs), ...Object.values(payouts.jobs), dispatcher.job, ledger.settlementJob(config.workerIdleMs), reporting.exportJob(config.workerIdleMs)],
     close: async () => {
       // Upstream calls in flight finish and are applied; their rows would otherwise wait out their leases.
       await Promise.all([payments.closeJobs(), payouts.closeJobs()]);

@@ -8,6 +8,7 @@ import { merchantRoutes } from './api/index.js';
 import { registerOpenApi } from './api/openapi.js';
 import { opsRoutes } from './api/ops.js';
 import { publicKeyRoutes } from './api/public-key.js';
+import { reportDownloadRoutes } from './api/report-download.js';
 import { checkoutRoutes } from './checkout/routes.js';
 import { createHttpApp, registerSignedScope, type AppHandle } from './http/app.js';
 import { createRateLimiter } from './http/rate-limit.js';
@@ -50,6 +51,7 @@ export async function buildApp(services: Services): Promise<AppHandle> {
   });
   await app.register(callbackRoutes, { channels, payments, payouts });
   await app.register(publicKeyRoutes, { webhooks });
+  await app.register(reportDownloadRoutes, { reporting: services.reporting });
   await app.register(checkoutRoutes, { source: payments, publicBaseUrl: config.publicBaseUrl, clock });
   await app.register(opsRoutes, { store, metrics: http.metrics, moreMetrics: [services.connectorMetrics.registry], isClosing: http.isClosing });
 

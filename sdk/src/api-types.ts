@@ -449,6 +449,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api/report/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a CSV export of your payments, payouts, statement or settlements over a range
+         * @description Answers at once with the report (Pending); a background job writes the file. The same request again while its report is pending, running or ready answers that report, so a retry never makes a second export.
+         */
+        post: operations["reportCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/report/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Where a report stands, with a download URL once it is Ready */
+        post: operations["reportStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/merchants": {
         parameters: {
             query?: never;
@@ -1132,6 +1169,23 @@ export interface paths {
         };
         /** The service public keys that sign webhooks (Signature header, picked by Signature-Key-Id) */
         get: operations["servicePublicKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/{reportId}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The CSV of a ready report, through the link report/status answered */
+        get: operations["reportDownload"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1931,6 +1985,32 @@ export interface components {
             currency: components["schemas"]["Currency"];
             /** @description Newest day first; days without movement are left out. */
             days: components["schemas"]["SettlementDay"][];
+        };
+        /**
+         * @description What the CSV holds.
+         * @enum {string}
+         */
+        ReportType: "payments" | "payouts" | "statement" | "settlements";
+        /**
+         * @description Pending -> Running -> Ready | Failed; Ready -> Expired when the file is deleted (24 hours after it was ready).
+         * @enum {string}
+         */
+        ReportStatus: "Pending" | "Running" | "Ready" | "Failed" | "Expired";
+        Report: {
+            reportId: string;
+            type: components["schemas"]["ReportType"];
+            status: components["schemas"]["ReportStatus"];
+            /** @description Data rows written so far (the header not counted). */
+            rowCount: number;
+            createdAt: string;
+            completedAt?: string;
+            /** @description Ready: when the file is deleted. Before: when an unwritten request is given up. */
+            expiresAt: string;
+            /** @description Ready only: GET it (no signature headers) for the CSV; valid 15 minutes; ask report/status again for a fresh one. */
+            downloadUrl?: string;
+            downloadUrlExpiresAt?: string;
+            /** @description Failed only: EXPORT_FAILED; ask for the report again. */
+            failureReason?: string;
         };
     };
     responses: never;
@@ -4810,6 +4890,235 @@ export interface operations {
             };
             /** @description MERCHANT_DISABLED; METHOD_NOT_ENABLED for what this merchant may not use; IP_NOT_ALLOWED from an address outside the merchant's IP allow-list; KEY_SCOPE when the signing key's scope does not cover this call (see x-key-scope). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's request rate; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored; quote the Request-Id header. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    reportCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    type: components["schemas"]["ReportType"];
+                    /**
+                     * @description Created at or after (inclusive). ISO-8601: a date (midnight UTC) or a date-time with Z or an offset.
+                     * @example 2026-11-01
+                     */
+                    from: string & unknown;
+                    /**
+                     * @description Created before (exclusive); must be after from. ISO-8601: a date (midnight UTC) or a date-time with Z or an offset.
+                     * @example 2026-11-01
+                     */
+                    to: string & unknown;
+                    currency?: components["schemas"]["Currency"];
+                };
+            };
+        };
+        responses: {
+            /** @description The report, Pending (or the earlier one for the same request). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["Report"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD, INVALID_BANK_CODE. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: MISSING_CREDENTIALS, INVALID_TIMESTAMP, TIMESTAMP_OUT_OF_WINDOW, UNKNOWN_MERCHANT, INVALID_SIGNATURE, SIGNATURE_REUSED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description MERCHANT_DISABLED; METHOD_NOT_ENABLED for what this merchant may not use; IP_NOT_ALLOWED from an address outside the merchant's IP allow-list; KEY_SCOPE when the signing key's scope does not cover this call (see x-key-scope). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's request rate; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored; quote the Request-Id header. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    reportStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The reportId report/create answered. */
+                    reportId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The report; downloadUrl when Ready (a fresh 15-minute link on every call). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["Report"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD, INVALID_BANK_CODE. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: MISSING_CREDENTIALS, INVALID_TIMESTAMP, TIMESTAMP_OUT_OF_WINDOW, UNKNOWN_MERCHANT, INVALID_SIGNATURE, SIGNATURE_REUSED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description MERCHANT_DISABLED; METHOD_NOT_ENABLED for what this merchant may not use; IP_NOT_ALLOWED from an address outside the merchant's IP allow-list; KEY_SCOPE when the signing key's scope does not cover this call (see x-key-scope). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such report for this merchant (another merchant's looks the same). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8623,6 +8932,40 @@ export interface operations {
                         message: string;
                         data: components["schemas"]["PublicKey"];
                     };
+                };
+            };
+        };
+    };
+    reportDownload: {
+        parameters: {
+            query?: {
+                expires?: string;
+                sig?: string;
+            };
+            header?: never;
+            path: {
+                reportId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV: a header row, then one row per record (RFC 4180). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description NOT_FOUND: the link is wrong or expired, or the report is not (or no longer) ready. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

@@ -29,6 +29,8 @@ import type {
   PayoutPage,
   PayoutRecord,
   RecordQuery,
+  Report,
+  ReportRequest,
   SandboxCompleteRequest,
   Settlements,
   SettlementsQuery,
@@ -277,6 +279,16 @@ export class PaymentClient {
   /** Per UTC day: collected, refunded, paid out, fees, settled and the net change of your balances. */
   settlements(query: SettlementsQuery): Promise<ApiResult<Settlements>> {
     return this.request('account/settlements', query);
+  }
+
+  /** Asks for a CSV export; answers at once (Pending). The same request again answers the same report. */
+  reportCreate(request: ReportRequest): Promise<ApiResult<Report>> {
+    return this.request('report/create', request);
+  }
+
+  /** A report's status, with a fresh download URL (valid 15 minutes) once it is Ready. */
+  reportStatus(reportId: string): Promise<ApiResult<Report>> {
+    return this.request('report/status', { reportId });
   }
 
   usdtRate(request: CurrencyRequest): Promise<ApiResult<UsdtRate>> {

@@ -106,3 +106,7 @@ export type StatementPage = Schemas['StatementPage'];
 export type SettlementsQuery = JsonBody<'accountSettlements'>;
 export type Settlements = Schemas['Settlements'];
 export type SettlementDay = Schemas['SettlementDay'];
+/** report/create: what to export (payments, payouts, statement, settlements) over [from, to). */
+export type ReportRequest = JsonBody<'reportCreate'>;
+/** A report: its status, and a 15-minute download link once Ready. */
+export type Report = Schemas['Report'];

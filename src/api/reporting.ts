@@ -4,12 +4,24 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok } from '../http/envelope.js';
 import type { ReportingService } from '../reporting/service.js';
 import { merchantOf } from './merchant-request.js';
-import { PaymentListBody, PaymentPage, PayoutListBody, PayoutPage, Settlements, SettlementsBody, StatementBody, StatementPage } from './schemas/reporting.js';
-import { MERCHANT_SECURITY, merchantErrors, SuccessEnvelope } from './schemas/responses.js';
+import {
+  PaymentListBody,
+  PaymentPage,
+  PayoutListBody,
+  PayoutPage,
+  Report,
+  ReportCreateBody,
+  ReportStatusBody,
+  Settlements,
+  SettlementsBody,
+  StatementBody,
+  StatementPage,
+} from './schemas/reporting.js';
+import { errorResponse, MERCHANT_SECURITY, merchantErrors, SuccessEnvelope } from './schemas/responses.js';
 import { ref } from './schemas/shared.js';
 
 export interface ReportingRouteOptions {
-  readonly reporting: Pick<ReportingService, 'listPayments' | 'listPayouts' | 'statement' | 'settlements'>;
+  readonly reporting: Pick<ReportingService, 'listPayments' | 'listPayouts' | 'statement' | 'settlements' | 'createReport' | 'reportStatus'>;
 }
 
 const READ = { changesState: false, keyScope: 'read', movesMoney: false } as const;
@@ -86,5 +98,45 @@ export const reportingRoutes: FastifyPluginAsyncTypebox<ReportingRouteOptions> =
       },
     },
     async (request) => ok(await reporting.settlements(merchantOf(request).id, request.body)),
+  );
+
+  app.post(
+    '/report/create',
+    {
+      // It records a request (state), reads only: a read key may ask for exports.
+      config: { changesState: true, keyScope: 'read', movesMoney: false },
+      schema: {
+        operationId: 'reportCreate',
+        tags: ['report'],
+        summary: 'Ask for a CSV export of your payments, payouts, statement or settlements over a range',
+        description:
+          'Answers at once with the report (Pending); a background job writes the file. The same request again while its report ' +
+          'is pending, running or ready answers that report, so a retry never makes a second export.',
+        security: MERCHANT_SECURITY,
+        body: ReportCreateBody,
+        response: { 200: SuccessEnvelope(ref(Report), 'The report, Pending (or the earlier one for the same request).'), ...merchantErrors },
+      },
+    },
+    async (request) => ok(await reporting.createReport(merchantOf(request).id, request.body)),
+  );
+
+  app.post(
+    '/report/status',
+    {
+      config: READ,
+      schema: {
+        operationId: 'reportStatus',
+        tags: ['report'],
+        summary: 'Where a report stands, with a download URL once it is Ready',
+        security: MERCHANT_SECURITY,
+        body: ReportStatusBody,
+        response: {
+          200: SuccessEnvelope(ref(Report), 'The report; downloadUrl when Ready (a fresh 15-minute link on every call).'),
+          ...merchantErrors,
+          404: errorResponse('NOT_FOUND: no such report for this merchant (another merchant\'s looks the same).'),
+        },
+      },
+    },
+    async (request) => ok(await reporting.reportStatus(merchantOf(request).id, request.body.reportId)),
   );
 };

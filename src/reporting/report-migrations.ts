@@ -35,6 +35,7 @@ async function createReports(db: Kysely<any>): Promise<void> {
     .addColumn('row_count', 'bigint', (c) => c.notNull().defaultTo(0))
     .addColumn('file_name', 'text')
     .addColumn('progress_json', 'text')
+    .addColumn('lease_owner', 'text')
     .addColumn('lease_until_ms', 'bigint')
     .addColumn('failure', 'text')
     .addColumn('created_at_ms', 'bigint', (c) => c.notNull())

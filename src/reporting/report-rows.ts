@@ -20,6 +20,8 @@ export interface ReportsTable {
   file_name: string | null;
   /** Where the job continues after a restart: the last row written and the file's length at that point, as JSON. */
   progress_json: string | null;
+  /** Which job instance holds the lease: progress is recorded only by the holder. */
+  lease_owner: string | null;
   /** The job's lease while a process writes the file; another process takes over once it passed. */
   lease_until_ms: bigint | null;
   failure: string | null;

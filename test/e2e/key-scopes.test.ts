@@ -46,6 +46,8 @@ const ROUTES: Record<string, { keyScope: RouteClass; movesMoney: boolean }> = {
   '/payout/list': { keyScope: 'read', movesMoney: false },
   '/account/statement': { keyScope: 'read', movesMoney: false },
   '/account/settlements': { keyScope: 'read', movesMoney: false },
+  '/report/create': { keyScope: 'read', movesMoney: false },
+  '/report/status': { keyScope: 'read', movesMoney: false },
 };
 
 const ALLOWED: Record<KeyScope, readonly RouteClass[]> = {

@@ -53,3 +53,40 @@ export function bruteFilter<T extends RecordLike>(records: readonly T[], filters
 /** Newest first, ties by transactionRef descending: the order every list answers in. */
 export const newestFirst = <T extends RecordLike>(records: readonly T[]): T[] =>
   [...records].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || (a.transactionRef < b.transactionRef ? 1 : -1));
+
+/** Parses RFC 4180 CSV (CRLF rows, quoted fields with doubled quotes) into rows of cells. */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i += 1;
+      } else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+      i += 1;
+    } else cell += c;
+  }
+  if (cell !== '' || row.length > 0) throw new Error('CSV does not end with CRLF');
+  return rows;
+}
+
+/** A major-unit JSON number as the exact decimal string the CSV writes (2 decimals). */
+export const decimal = (major: number): string => {
+  const minor = BigInt(Math.round(major * 100));
+  const abs = minor < 0n ? -minor : minor;
+  return `${minor < 0n ? '-' : ''}${abs / 100n}.${(abs % 100n).toString().padStart(2, '0')}`;
+};

@@ -12,6 +12,7 @@ import { TransactionRef } from './references.js';
 import { MERCHANT_REF_PATTERN } from '../../domain/request-rules.js';
 import { Nullable, ref, shared, StringEnum } from './shared.js';
 import { BALANCE_KINDS } from '../../ledger/accounts.js';
+import { REPORT_STATUSES, REPORT_TYPES } from '../../reporting/report-rows.js';
 import { SETTLEMENT_DEFAULT_DAYS, SETTLEMENT_MAX_DAYS } from '../../reporting/settlements.js';
 
 export const Instant = (description: string) =>
@@ -99,4 +100,38 @@ export const Settlements = shared(
   Type.Object({ currency: ref(Currency), days: Type.Array(ref(SettlementDay), { description: 'Newest day first; days without movement are left out.' }) }),
 );
 
-export const REPORTING_SCHEMAS = [PaymentPage, PayoutPage, StatementLine, StatementPage, SettlementDay, Settlements];
+export const ReportType = shared('ReportType', StringEnum(REPORT_TYPES, { description: 'What the CSV holds.' }));
+export const ReportStatus = shared(
+  'ReportStatus',
+  StringEnum(REPORT_STATUSES, { description: 'Pending -> Running -> Ready | Failed; Ready -> Expired when the file is deleted (24 hours after it was ready).' }),
+);
+
+export const ReportCreateBody = Type.Object(
+  {
+    type: ref(ReportType),
+    from: Instant('Created at or after (inclusive).'),
+    to: Instant('Created before (exclusive); must be after from.'),
+    currency: Type.Optional(ref(Currency, { description: 'Required for statement and settlements; narrows payments and payouts.' })),
+  },
+  { additionalProperties: false },
+);
+
+export const ReportStatusBody = Type.Object({ reportId: Text({ minLength: 1, maxLength: 64, description: 'The reportId report/create answered.' }) }, { additionalProperties: false });
+
+export const Report = shared(
+  'Report',
+  Type.Object({
+    reportId: Type.String(),
+    type: ref(ReportType),
+    status: ref(ReportStatus),
+    rowCount: Type.Integer({ description: 'Data rows written so far (the header not counted).' }),
+    createdAt: Type.String(),
+    completedAt: Type.Optional(Type.String()),
+    expiresAt: Type.String({ description: 'Ready: when the file is deleted. Before: when an unwritten request is given up.' }),
+    downloadUrl: Type.Optional(Type.String({ description: 'Ready only: GET it (no signature headers) for the CSV; valid 15 minutes; ask report/status again for a fresh one.' })),
+    downloadUrlExpiresAt: Type.Optional(Type.String()),
+    failureReason: Type.Optional(Type.String({ description: 'Failed only: EXPORT_FAILED; ask for the report again.' })),
+  }),
+);
+
+export const REPORTING_SCHEMAS = [PaymentPage, PayoutPage, StatementLine, StatementPage, SettlementDay, Settlements, ReportType, ReportStatus, Report];
