@@ -9,6 +9,7 @@ import { heldCommands } from './held-commands.js';
 import { auditCommands } from './audit-commands.js';
 import { connectorCommands } from './connector-commands.js';
 import { recordCommands } from './record-commands.js';
+import { reportCommands } from './report-commands.js';
 import type { CliCommand } from './command.js';
 
 export const CLI_COMMANDS: readonly CliCommand[] = [
@@ -19,6 +20,7 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   ...heldCommands,
   ...auditCommands,
   ...recordCommands,
+  ...reportCommands,
   ...connectorCommands,
   ...approvalCommands,
 ];

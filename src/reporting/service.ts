@@ -57,6 +57,13 @@ export class ReportingService {
     return reportView(await findReport(this.options.store.db, merchantId, reportId), nowMs, this.signer);
   }
 
+  /** Any merchant's report, for the operator (CLI): the same answer its merchant gets. */
+  async operatorReportStatus(reportId: string): Promise<ReportView & { merchantId: string }> {
+    const row = await this.options.store.db.selectFrom('reports').selectAll().where('id', '=', reportId).executeTakeFirst();
+    if (!row) throw notFound('report');
+    return { merchantId: row.merchant_id, ...reportView(row, this.options.clock.nowMs(), this.signer) };
+  }
+
   /** The file behind a download link; NOT_FOUND for a forged or expired link or a report not (or no longer) ready. */
   async openDownload(reportId: string, expires: string, sig: string): Promise<ReportDownload> {
     if (!this.signer.verify(reportId, expires, sig, this.options.clock.nowMs())) throw notFound('report');
