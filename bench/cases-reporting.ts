@@ -4,7 +4,8 @@ import type { BenchCase } from './cases.js';
 import type { HttpResult } from './context.js';
 import type { BenchMerchant } from './signing.js';
 
-const LIST_PAYMENTS = 1000;
+/** 100 per merchant of the default 20: a full first page and a full second page each. */
+const LIST_PAYMENTS = 2000;
 const PAGE_LIMIT = 50;
 const SETUP_CONCURRENCY = 32;
 

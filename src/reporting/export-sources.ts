@@ -2,14 +2,12 @@
 // where the last page ended. Each page is a bounded read, so an export of any size holds one page.
 import { isoFromMs } from '../core/clock.js';
 import type { Currency } from '../core/money.js';
-import type { PaymentsTable } from '../domain/payments/payment-rows.js';
 import { displayMethod } from '../domain/payouts/payout-request.js';
-import type { PayoutsTable } from '../domain/payouts/payout-rows.js';
 import type { StoreKind } from '../store/db.js';
 import type { Db } from '../store/schema.js';
 import { amount, csvLine, plain, text, type Cell } from './csv.js';
 import { positionOf as keysetOf, positionParts as keysetParts } from './keyset.js';
-import { recordPage, rowPosition } from './lists.js';
+import { recordPage, rowPosition, type RecordRow } from './lists.js';
 import type { ReportType } from './report-rows.js';
 import { settlementDays } from './settlements.js';
 import { firstMovements, positionOf as statementPositionOf, positionParts as statementParts } from './statement.js';
@@ -56,7 +54,7 @@ function linesOf<T>(rows: readonly T[], cells: (row: T) => Cell[]): string {
 function recordSource<K extends 'payments' | 'payouts'>(
   kind: K,
   header: readonly string[],
-  cells: (row: K extends 'payments' ? PaymentsTable : PayoutsTable) => Cell[],
+  cells: (row: RecordRow<K>) => Cell[],
 ): ReportSource {
   return {
     header,

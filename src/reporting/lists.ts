@@ -3,10 +3,9 @@
 import type { Kysely } from 'kysely';
 import { validationError } from '../core/errors.js';
 import type { Currency } from '../core/money.js';
-import { paymentRecord, type PaymentRecord } from '../domain/payments/records.js';
+import { PAYMENT_RECORD_COLUMNS, paymentRecord, type PaymentRecord, type PaymentRecordRow } from '../domain/payments/records.js';
 import type { PaymentsTable } from '../domain/payments/payment-rows.js';
-import { payoutRecord, type PayoutRecord } from '../domain/payouts/payout-records.js';
-import type { PayoutsTable } from '../domain/payouts/payout-rows.js';
+import { PAYOUT_RECORD_COLUMNS, payoutRecord, type PayoutRecord, type PayoutRecordRow } from '../domain/payouts/payout-records.js';
 import type { Db } from '../store/schema.js';
 import { filterFingerprint, type CursorCodec, type CursorScope } from './cursor.js';
 import { olderThan, positionOf, positionParts, type KeysetPosition } from './keyset.js';
@@ -39,7 +38,10 @@ export interface Page<T> {
 
 export type RecordKind = 'payments' | 'payouts';
 
-type RecordRow<K extends RecordKind> = K extends 'payments' ? PaymentsTable : PayoutsTable;
+/** Only the columns the record shows: a page reads neither checkout tokens nor collection payloads. */
+export type RecordRow<K extends RecordKind> = K extends 'payments' ? PaymentRecordRow : PayoutRecordRow;
+
+const COLUMNS: Record<RecordKind, readonly string[]> = { payments: PAYMENT_RECORD_COLUMNS, payouts: PAYOUT_RECORD_COLUMNS };
 
 /** One page of a merchant's rows of `kind`, starting strictly after `after` (null: the newest). */
 export async function recordPage<K extends RecordKind>(
@@ -55,7 +57,7 @@ export async function recordPage<K extends RecordKind>(
   const loose = db as unknown as Kysely<Record<RecordKind, PaymentsTable>>;
   const rows = await loose
     .selectFrom(kind as 'payments')
-    .selectAll()
+    .select(COLUMNS[kind] as (keyof PaymentsTable)[])
     .where('merchant_id', '=', merchantId)
     .$if(filters.status !== undefined, (q) => q.where('status', '=', filters.status as PaymentsTable['status']))
     .$if(filters.currency !== undefined, (q) => q.where('currency', '=', filters.currency!))
