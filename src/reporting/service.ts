@@ -70,13 +70,9 @@ export class ReportingService {
     const row = await this.options.store.db.selectFrom('reports').select(['type', 'status']).where('id', '=', reportId).executeTakeFirst();
     if (!row || row.status !== 'Ready') throw notFound('report');
     const file = reportFile(this.directory, reportId);
-    let sizeBytes: number;
-    try {
-      sizeBytes = fs.statSync(file).size;
-    } catch {
-      throw notFound('report');
-    }
-    return { fileName: `${row.type}-${reportId}.csv`, sizeBytes, stream: fs.createReadStream(file) };
+    const stat = await fs.promises.stat(file).catch(() => null);
+    if (stat === null) throw notFound('report');
+    return { fileName: `${row.type}-${reportId}.csv`, sizeBytes: stat.size, stream: fs.createReadStream(file) };
   }
 
   /** The background export job (bootstrap hands it to the worker). */
