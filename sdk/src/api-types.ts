@@ -460,7 +460,7 @@ export interface paths {
         put?: never;
         /**
          * Ask for a CSV export of your payments, payouts, statement or settlements over a range
-         * @description Answers at once with the report (Pending); a background job writes the file. The same request again while its report is pending, running or ready answers that report, so a retry never makes a second export.
+         * @description Answers at once with the report (Pending); a background job writes the file. The same request again within 10 minutes answers that report (unless it failed), so a retry never makes a second export; later, a fresh one is made.
          */
         post: operations["reportCreate"];
         delete?: never;

@@ -110,8 +110,8 @@ export const reportingRoutes: FastifyPluginAsyncTypebox<ReportingRouteOptions> =
         tags: ['report'],
         summary: 'Ask for a CSV export of your payments, payouts, statement or settlements over a range',
         description:
-          'Answers at once with the report (Pending); a background job writes the file. The same request again while its report ' +
-          'is pending, running or ready answers that report, so a retry never makes a second export.',
+          'Answers at once with the report (Pending); a background job writes the file. The same request again within 10 minutes ' +
+          'answers that report (unless it failed), so a retry never makes a second export; later, a fresh one is made.',
         security: MERCHANT_SECURITY,
         body: ReportCreateBody,
         response: { 200: SuccessEnvelope(ref(Report), 'The report, Pending (or the earlier one for the same request).'), ...merchantErrors },

@@ -59,9 +59,13 @@ export function reportView(row: ReportsTable, nowMs: number, signer: DownloadSig
 }
 
 /**
- * Records a request; the same request (type and filters) again while its report is pending, running
- * or ready answers that report, so a retried report/create never makes a second export.
+ * How long the same request answers the same report: the window in which a merchant may repeat a
+ * signed request (contract section 6), so a retry never makes a second export, while a request made
+ * later (when the records may have changed) makes a fresh one.
  */
+export const REPORT_REPEAT_WINDOW_MS = 10 * 60 * 1000;
+
+/** Records a request, or answers the report of the same request made within the repeat window. */
 export async function createReport(db: Db, merchantId: string, request: ReportRequest, nowMs: number): Promise<ReportsTable> {
   const filtersJson = JSON.stringify(reportFilters(request));
   const existing = await db
@@ -71,6 +75,7 @@ export async function createReport(db: Db, merchantId: string, request: ReportRe
     .where('type', '=', request.type)
     .where('filters_json', '=', filtersJson)
     .where('status', 'in', ['Pending', 'Running', 'Ready'])
+    .where('created_at_ms', '>=', BigInt(nowMs - REPORT_REPEAT_WINDOW_MS))
     .orderBy('created_at_ms', 'desc')
     .executeTakeFirst();
   if (existing) return existing;

@@ -104,6 +104,9 @@ describe('report exports', () => {
     const first = await merchant.client.reportCreate({ type: 'payments', ...RANGE });
     const again = await merchant.client.reportCreate({ type: 'payments', ...RANGE });
     expect(again.data.reportId).toBe(first.data.reportId);
+    server.clock.advance(11 * 60 * 1000);
+    const later = await merchant.client.reportCreate({ type: 'payments', ...RANGE });
+    expect(later.data.reportId).not.toBe(first.data.reportId);
     const bad = [
       { type: 'statement', ...RANGE },
       { type: 'settlements', ...RANGE },
