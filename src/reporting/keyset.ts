@@ -1,6 +1,6 @@
 // Keyset paging newest first on (created_at_ms, id): a page starts strictly below the last row the
 // previous page served, so rows inserted meanwhile (newer, above it) never shift, repeat or hide a row.
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type SqlBool } from 'kysely';
 
 /** The position of a row in newest-first order: its creation time and its unique id as tie-break. */
 export interface KeysetPosition {
@@ -8,19 +8,12 @@ export interface KeysetPosition {
   readonly id: string;
 }
 
-/** Rows strictly older than `position` in (created_at_ms DESC, id DESC) order. */
-export function olderThan<DB, TB extends keyof DB>(
-  eb: ExpressionBuilder<DB, TB>,
-  createdColumn: string,
-  idColumn: string,
-  position: KeysetPosition,
-): Expression<SqlBool> {
-  const created = sql.ref(createdColumn);
-  const id = sql.ref(idColumn);
-  return eb.or([
-    sql<SqlBool>`${created} < ${position.createdAtMs}`,
-    eb.and([sql<SqlBool>`${created} = ${position.createdAtMs}`, sql<SqlBool>`${id} < ${position.id}`]),
-  ]);
+/**
+ * Rows strictly older than `position` in (created_at_ms DESC, id DESC) order, as one row-value
+ * comparison: both stores then seek the index to the position instead of filtering every newer row.
+ */
+export function olderThan(createdColumn: string, idColumn: string, position: KeysetPosition): Expression<SqlBool> {
+  return sql<SqlBool>`(${sql.ref(createdColumn)}, ${sql.ref(idColumn)}) < (${position.createdAtMs}, ${position.id})`;
 }
 
 export const positionParts = (position: KeysetPosition): string[] => [position.createdAtMs.toString(), position.id];

@@ -66,7 +66,7 @@ export async function recordPage<K extends RecordKind>(
     .$if(filters.transactionRef !== undefined, (q) => q.where('transaction_ref', '=', filters.transactionRef!))
     .$if(range.fromMs !== null, (q) => q.where('created_at_ms', '>=', BigInt(range.fromMs!)))
     .$if(range.toMs !== null, (q) => q.where('created_at_ms', '<', BigInt(range.toMs!)))
-    .$if(after !== null, (q) => q.where((eb) => olderThan(eb, 'created_at_ms', 'transaction_ref', after!)))
+    .$if(after !== null, (q) => q.where(olderThan('created_at_ms', 'transaction_ref', after!)))
     .orderBy('created_at_ms', 'desc')
     .orderBy('transaction_ref', 'desc')
     .limit(limit)

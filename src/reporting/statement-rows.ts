@@ -83,15 +83,8 @@ export async function movementPage(
     .where('p.account_id', 'in', [...ids.keys()])
     .$if(range.fromMs !== null, (q) => q.where('e.created_at_ms', '>=', BigInt(range.fromMs!)))
     .$if(range.toMs !== null, (q) => q.where('e.created_at_ms', '<', BigInt(range.toMs!)))
-    .$if(at !== null, (q) =>
-      q.where((eb) =>
-        eb.or([
-          sql<SqlBool>`e.created_at_ms < ${at!.createdAtMs}`,
-          sql<SqlBool>`e.created_at_ms = ${at!.createdAtMs} AND e.id < ${at!.entryId}`,
-          sql<SqlBool>`e.created_at_ms = ${at!.createdAtMs} AND e.id = ${at!.entryId} AND p.account_id < ${at!.accountId}`,
-        ]),
-      ),
-    )
+    // One row-value comparison, so the index seeks to the position (see keyset.ts).
+    .$if(at !== null, (q) => q.where(sql<SqlBool>`(e.created_at_ms, e.id, p.account_id) < (${at!.createdAtMs}, ${at!.entryId}, ${at!.accountId})`))
     .orderBy('e.created_at_ms', 'desc')
     .orderBy('e.id', 'desc')
     .orderBy('p.account_id', 'desc')
