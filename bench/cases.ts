@@ -5,6 +5,7 @@
 import type { BenchContext } from './context.js';
 import type { RequestTemplate } from './signing.js';
 import { MONEY_CASES } from './cases-money.js';
+import { REPORTING_CASES } from './cases-reporting.js';
 
 export const CURRENCIES = ['INR', 'EGP', 'NGN', 'IDR'] as const;
 
@@ -117,4 +118,5 @@ export const CASES: readonly BenchCase[] = [
     },
   },
   ...MONEY_CASES,
+  ...REPORTING_CASES,
 ];

@@ -13,6 +13,7 @@ import { PayoutService } from './domain/payouts/service.js';
 import { PeopleService } from './people/service.js';
 import { RateService } from './domain/rates.js';
 import { loadOrCreateLocalSecrets, SecretBox } from './core/secrets.js';
+import { ReportingService } from './reporting/service.js';
 import { LedgerService } from './ledger/service.js';
 import type { Services } from './services.js';
 import { MIGRATIONS } from './migrations.js';
@@ -115,6 +116,7 @@ export async function buildRuntime(
     log: logger,
   });
   const reconciliation = new ReconciliationService({ db: store.db, clock, channels, records: new StatementRecords(store.db) });
+  const reporting = new ReportingService({ store, clock, box, dataDir: config.dataDir, publicBaseUrl: config.publicBaseUrl });
   const dispatcher = new WebhookDispatcher({ store, box, serviceKey, clock, config: config.webhooks, idleIntervalMs: config.workerIdleMs });
   const services: Services = {
     config,
@@ -135,11 +137,12 @@ export async function buildRuntime(
     payouts,
     reconciliation,
     people: new PeopleService(store.db, box, clock, config.console),
+    reporting,
   };
   const reconciliationJobs = config.reconciliation.daily ? [dailyReconciliationJob(reconciliation, { clock, hourUtc: config.reconciliation.hourUtc, log: logger })] : [];
   return {
     services,
-    jobs: [...Object.values(payments.jobs), ...Object.values(payouts.jobs), dispatcher.job, ledger.settlementJob(config.workerIdleMs), ...reconciliationJobs],
+    jobs: [...Object.values(payments.jobs), ...Object.values(payouts.jobs), dispatcher.job, ledger.settlementJob(config.workerIdleMs), reporting.exportJob(config.workerIdleMs), ...reconciliationJobs],
     close: async () => {
       // Upstream calls in flight finish and are applied; their rows would otherwise wait out their leases.
       await Promise.all([payments.closeJobs(), payouts.closeJobs()]);

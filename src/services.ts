@@ -14,6 +14,7 @@ import type { PayoutService } from './domain/payouts/service.js';
 import type { PeopleService } from './people/service.js';
 import type { RateService } from './domain/rates.js';
 import type { SecretBox } from './core/secrets.js';
+import type { ReportingService } from './reporting/service.js';
 import type { LedgerService } from './ledger/service.js';
 import type { ReconciliationService } from './reconciliation/service.js';
 import type { Store } from './store/db.js';
@@ -44,4 +45,6 @@ export interface Services {
   readonly reconciliation: ReconciliationService;
   /** The console's users, sessions, two-factor sign-in and invitations (docs/console.md). */
   readonly people: PeopleService;
+  /** Lists, statement, settlements and CSV exports of a merchant's own money (docs/reporting.md). */
+  readonly reporting: ReportingService;
 }

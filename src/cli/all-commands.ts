@@ -11,6 +11,7 @@ import { connectorCommands } from './connector-commands.js';
 import { recordCommands } from './record-commands.js';
 import { reconciliationCommands } from './reconciliation-commands.js';
 import { userCommands } from './user-commands.js';
+import { reportCommands } from './report-commands.js';
 import type { CliCommand } from './command.js';
 
 export const CLI_COMMANDS: readonly CliCommand[] = [
@@ -21,6 +22,7 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   ...heldCommands,
   ...auditCommands,
   ...recordCommands,
+  ...reportCommands,
   ...connectorCommands,
   ...approvalCommands,
   ...reconciliationCommands,

@@ -10,6 +10,7 @@ import type { PeopleTables } from '../people/people-rows.js';
 import type { RateTables } from '../domain/rate-rows.js';
 import type { RequestGuardTables } from '../http/request-guard-rows.js';
 import type { ReconciliationTables } from '../reconciliation/reconciliation-rows.js';
+import type { ReportTables } from '../reporting/report-rows.js';
 import type { RoutingTables } from '../routing/routing-rows.js';
 import type { LedgerTables } from '../ledger/ledger-rows.js';
 import type { MerchantTables } from '../merchants/merchant-rows.js';
@@ -28,7 +29,8 @@ export interface Database
     PayoutBatchTables,
     RoutingTables,
     ReconciliationTables,
-    PeopleTables {}
+    PeopleTables,
+    ReportTables {}
 
 export type Db = Kysely<Database>;
 /** A handle usable inside or outside a transaction. */

@@ -66,7 +66,33 @@ export function refundDeadlineMs(row: Pick<PaymentsTable, 'currency' | 'method' 
 
 const optionalIso = (ms: bigint | null): string | undefined => (ms === null ? undefined : isoFromMs(ms));
 
-export function paymentRecord(row: PaymentsTable, nowMs: number): PaymentRecord {
+/** The columns the record is made of: what a read that answers records (a list) needs to select. */
+export const PAYMENT_RECORD_COLUMNS = [
+  'transaction_ref',
+  'merchant_ref',
+  'method',
+  'currency',
+  'amount_minor',
+  'payer_name',
+  'payer_email',
+  'payer_phone',
+  'redirect_url',
+  'webhook_url',
+  'status',
+  'paid_amount_minor',
+  'fee_minor',
+  'created_at_ms',
+  'updated_at_ms',
+  'completed_at_ms',
+  'expires_at_ms',
+  'refunded_at_ms',
+  'failure_reason',
+  'refund_state',
+] as const satisfies readonly (keyof PaymentsTable)[];
+
+export type PaymentRecordRow = Pick<PaymentsTable, (typeof PAYMENT_RECORD_COLUMNS)[number]>;
+
+export function paymentRecord(row: PaymentRecordRow, nowMs: number): PaymentRecord {
   const deadlineMs = refundDeadlineMs(row);
   const refundable = row.status === 'Success' && deadlineMs !== null && nowMs <= deadlineMs && row.refund_state !== 'requested';
   return {

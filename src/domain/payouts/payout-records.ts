@@ -36,7 +36,36 @@ export interface PayoutRecord extends Omit<PayoutInitiateRequest, 'currency' | '
 /** The answer of payout/initiate: the record's identity, amounts and status. */
 export type PayoutInitiateResult = Pick<PayoutRecord, 'transactionRef' | 'merchantRef' | 'method' | 'currency' | 'amount' | 'fee' | 'status'>;
 
-export function payoutRecord(row: PayoutsTable): PayoutRecord {
+/** The columns the record is made of: what a read that answers records (a list) needs to select. */
+export const PAYOUT_RECORD_COLUMNS = [
+  'transaction_ref',
+  'merchant_ref',
+  'method',
+  'currency',
+  'amount_minor',
+  'fee_minor',
+  'bank_code',
+  'beneficiary_name',
+  'account',
+  'phone',
+  'email',
+  'webhook_url',
+  'status',
+  'created_at_ms',
+  'updated_at_ms',
+  'completed_at_ms',
+  'failure_reason',
+  'upstream_ref',
+  'utr',
+  'name_check_name',
+  'name_check_score',
+  'name_check_threshold',
+  'approval_expires_at_ms',
+] as const satisfies readonly (keyof PayoutsTable)[];
+
+export type PayoutRecordRow = Pick<PayoutsTable, (typeof PAYOUT_RECORD_COLUMNS)[number]>;
+
+export function payoutRecord(row: PayoutRecordRow): PayoutRecord {
   return {
     transactionRef: row.transaction_ref,
     merchantRef: row.merchant_ref,
@@ -62,7 +91,7 @@ export function payoutRecord(row: PayoutsTable): PayoutRecord {
   };
 }
 
-function nameCheckOf(row: PayoutsTable): PayoutNameCheck {
+function nameCheckOf(row: PayoutRecordRow): PayoutNameCheck {
   return { resolvedName: row.name_check_name!, score: scoreShown(row.name_check_score ?? 0n), threshold: scoreShown(row.name_check_threshold ?? 0n) };
 }
 

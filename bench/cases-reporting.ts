@@ -1,0 +1,58 @@
+// The reporting read case of contract section 13: payment/list, a signed keyset page of 50 payment
+// records, first pages and cursored pages in turn. Appended to CASES in bench/cases.ts.
+import type { BenchCase } from './cases.js';
+import type { HttpResult } from './context.js';
+import type { BenchMerchant } from './signing.js';
+
+/** 100 per merchant of the default 20: a full first page and a full second page each. */
+const LIST_PAYMENTS = 2000;
+const PAGE_LIMIT = 50;
+const SETUP_CONCURRENCY = 32;
+
+function created(result: HttpResult, what: string): any {
+  if (result.status !== 200) throw new Error(`bench set-up: ${what} answered ${result.status} ${JSON.stringify(result.body)}`);
+  return result.body.data;
+}
+
+const paymentList: BenchCase = {
+  name: 'payment/list',
+  description:
+    `Signed payment/list with limit ${PAGE_LIMIT} over ${LIST_PAYMENTS.toLocaleString('en-US')} payments created through the API in set-up: ` +
+    'first pages and second pages (with the first page\'s cursor) in turn, every merchant in turn.',
+  target: { ratio: 0.4, p99Ms: 10 },
+  server: 'service',
+  expectedRatio: 0.4,
+  async prepare(ctx) {
+    const merchants = ctx.merchants;
+    for (let start = 0; start < LIST_PAYMENTS; start += SETUP_CONCURRENCY) {
+      const batch = Array.from({ length: Math.min(SETUP_CONCURRENCY, LIST_PAYMENTS - start) }, (_, k) => start + k);
+      await Promise.all(
+        batch.map(async (i) => {
+          const body = {
+            merchantRef: `bl-${i}`,
+            method: 'NATIVE',
+            currency: 'INR',
+            amount: 500,
+            name: 'Bench Payer',
+            email: 'payer@example.com',
+            phone: '919876543210',
+            redirectUrl: 'https://merchant.example/return',
+          };
+          created(await ctx.call(merchants[i % merchants.length]!, 'payment/initiate', body), 'payment/initiate');
+        }),
+      );
+    }
+    const cursors = new Map<BenchMerchant, string>();
+    for (const merchant of merchants) {
+      const first = created(await ctx.call(merchant, 'payment/list', { limit: PAGE_LIMIT }), 'payment/list');
+      if (first.nextCursor) cursors.set(merchant, first.nextCursor);
+    }
+    return (i) => {
+      const merchant = merchants[Math.floor(i / 2) % merchants.length]!;
+      const cursor = i % 2 === 1 ? cursors.get(merchant) : undefined;
+      return { merchant, path: 'payment/list', body: cursor === undefined ? { limit: PAGE_LIMIT } : { limit: PAGE_LIMIT, cursor } };
+    };
+  },
+};
+
+export const REPORTING_CASES: readonly BenchCase[] = [paymentList];
