@@ -13,6 +13,7 @@ import { PayoutService } from './domain/payouts/service.js';
 import { PeopleService } from './people/service.js';
 import { RateService } from './domain/rates.js';
 import { loadOrCreateLocalSecrets, SecretBox } from './core/secrets.js';
+import { ReportingService } from './reporting/service.js';
 import { LedgerService } from './ledger/service.js';
 import type { Services } from './services.js';
 import { MIGRATIONS } from './migrations.js';
@@ -111,6 +112,7 @@ export async function buildRuntime(
     idleIntervalMs: config.workerIdleMs,
     log: logger,
   });
+  const reporting = new ReportingService({ store, clock, box, dataDir: config.dataDir, publicBaseUrl: config.publicBaseUrl });
   const dispatcher = new WebhookDispatcher({ store, box, serviceKey, clock, config: config.webhooks, idleIntervalMs: config.workerIdleMs });
   const services: Services = {
     config,
@@ -130,10 +132,11 @@ export async function buildRuntime(
     payments,
     payouts,
     people: new PeopleService(store.db, box, clock, config.console),
+    reporting,
   };
   return {
     services,
-    jobs: [...Object.values(payments.jobs), ...Object.values(payouts.jobs), dispatcher.job, ledger.settlementJob(config.workerIdleMs)],
+    jobs: [...Object.values(payments.jobs), ...Object.values(payouts.jobs), dispatcher.job, ledger.settlementJob(config.workerIdleMs), reporting.exportJob(config.workerIdleMs)],
     close: async () => {
       // Upstream calls in flight finish and are applied; their rows would otherwise wait out their leases.
       await Promise.all([payments.closeJobs(), payouts.closeJobs()]);

@@ -14,6 +14,7 @@ import { addIpAllowListsAndKeyScopes } from './merchants/access-migrations.js';
 import { createMerchantsAndKeys } from './merchants/merchant-migrations.js';
 import { addPreviousWebhookSecret } from './merchants/webhook-secret-migrations.js';
 import { createPeopleTables } from './people/people-migrations.js';
+import { createReporting } from './reporting/report-migrations.js';
 import { createRoutingTables } from './routing/routing-migrations.js';
 import { migrationOf, type Migrations } from './store/migrator.js';
 import { addServiceKeyRetirement } from './webhooks/service-key-migrations.js';
@@ -33,5 +34,6 @@ export const MIGRATIONS: Migrations = {
   '0010_payout_batches': migrationOf(createPayoutBatches),
   '0011_ip_allow_lists_key_scopes': migrationOf(addIpAllowListsAndKeyScopes),
   '0012_payout_approvals_key_rotation': migrationOf(addPayoutApprovals, addPreviousWebhookSecret, addServiceKeyRetirement),
+  '0013_reporting': migrationOf(createReporting),
   '0015_console': migrationOf(addAuditAddress, createPeopleTables),
 };

@@ -8,6 +8,7 @@ import { merchantRoutes } from './api/index.js';
 import { registerOpenApi } from './api/openapi.js';
 import { opsRoutes } from './api/ops.js';
 import { publicKeyRoutes } from './api/public-key.js';
+import { reportDownloadRoutes } from './api/report-download.js';
 import { checkoutRoutes } from './checkout/routes.js';
 import { consoleRoutes } from './console/routes.js';
 import { consolePageGroups } from './console-pages.js';
@@ -32,7 +33,7 @@ export async function buildApp(services: Services): Promise<AppHandle> {
   const auth = { merchants, clock, replay, limiter, windowSeconds: settings.signatureWindowSeconds };
 
   await registerSignedScope(app, '/v1/api', auth, async (scope) => {
-    await scope.register(merchantRoutes, { ledger, rates, banks: services.banks, payments, payouts, webhooks });
+    await scope.register(merchantRoutes, { ledger, rates, banks: services.banks, payments, payouts, webhooks, reporting: services.reporting });
   });
   await app.register(adminRoutes, {
     prefix: '/admin',
@@ -52,6 +53,7 @@ export async function buildApp(services: Services): Promise<AppHandle> {
   });
   await app.register(callbackRoutes, { channels, payments, payouts });
   await app.register(publicKeyRoutes, { webhooks });
+  await app.register(reportDownloadRoutes, { reporting: services.reporting });
   await app.register(checkoutRoutes, { source: payments, publicBaseUrl: config.publicBaseUrl, clock });
   await app.register(consoleRoutes, {
     people: services.people,

@@ -14,6 +14,7 @@ import type { PayoutService } from './domain/payouts/service.js';
 import type { PeopleService } from './people/service.js';
 import type { RateService } from './domain/rates.js';
 import type { SecretBox } from './core/secrets.js';
+import type { ReportingService } from './reporting/service.js';
 import type { LedgerService } from './ledger/service.js';
 import type { Store } from './store/db.js';
 import type { WebhookService } from './webhooks/service.js';
@@ -41,4 +42,6 @@ export interface Services {
   readonly payouts: PayoutService;
   /** The console's users, sessions, two-factor sign-in and invitations (docs/console.md). */
   readonly people: PeopleService;
+  /** Lists, statement, settlements and CSV exports of a merchant's own money (docs/reporting.md). */
+  readonly reporting: ReportingService;
 }

@@ -372,6 +372,120 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api/payment/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Your payments, filtered, a page at a time
+         * @description Newest first by creation time. nextCursor is opaque and bound to your merchant and these filters (only limit may change); a cursor altered, older than 24 hours, or sent with other filters is 400 VALIDATION_FAILED. A ref of another merchant matches nothing.
+         */
+        post: operations["paymentList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/payout/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Your payouts, filtered, a page at a time
+         * @description Newest first by creation time. nextCursor is opaque and bound to your merchant and these filters (only limit may change); a cursor altered, older than 24 hours, or sent with other filters is 400 VALIDATION_FAILED. A ref of another merchant matches nothing.
+         */
+        post: operations["payoutList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/account/statement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Every movement of your balances in one currency, with the balance after each
+         * @description Newest first; an entry that moves several buckets gives one line per bucket. balanceAfter of the newest line equals account/balance at that moment. Newest first by creation time. nextCursor is opaque and bound to your merchant and these filters (only limit may change); a cursor altered, older than 24 hours, or sent with other filters is 400 VALIDATION_FAILED. A ref of another merchant matches nothing.
+         */
+        post: operations["accountStatement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/account/settlements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Per UTC day: collected, refunded, paid out, fees, and what settled from pending to available */
+        post: operations["accountSettlements"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/report/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a CSV export of your payments, payouts, statement or settlements over a range
+         * @description Answers at once with the report (Pending); a background job writes the file. The same request again while its report is pending, running or ready answers that report, so a retry never makes a second export.
+         */
+        post: operations["reportCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/report/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Where a report stands, with a download URL once it is Ready */
+        post: operations["reportStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/merchants": {
         parameters: {
             query?: never;
@@ -1055,6 +1169,23 @@ export interface paths {
         };
         /** The service public keys that sign webhooks (Signature header, picked by Signature-Key-Id) */
         get: operations["servicePublicKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/{reportId}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The CSV of a ready report, through the link report/status answered */
+        get: operations["reportDownload"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1794,6 +1925,92 @@ export interface components {
             withdraw: number;
             setAt: string;
             setBy: string;
+        };
+        PaymentPage: {
+            items: components["schemas"]["PaymentRecord"][];
+            nextCursor: string | null;
+        };
+        PayoutPage: {
+            items: components["schemas"]["PayoutRecord"][];
+            nextCursor: string | null;
+        };
+        StatementLine: {
+            /** @description The ledger entry; one entry may move several buckets (one line each). */
+            entryId: string;
+            /** @description What moved the money: payment_credit, refund, refund_reversal, payout_reserve, payout_release, payout_complete, settlement, late_credit, credit_grant, credit_lower, security_deposit, security_release, adjustment. */
+            type: string;
+            /**
+             * @description The balance moved.
+             * @enum {string}
+             */
+            bucket: "available" | "pending" | "held" | "credit" | "security";
+            /** @description Signed major units: positive into the bucket, negative out of it. */
+            amount: number;
+            /** @description What the platform earned in this entry (a payment fee, a paid-out payout fee); 0 otherwise. */
+            fee: number;
+            /** @description The bucket's balance right after this movement. */
+            balanceAfter: number;
+            /** @description The transactionRef of the payment this belongs to. */
+            paymentRef?: string;
+            /** @description The transactionRef of the payout this belongs to. */
+            payoutRef?: string;
+            /** @description ISO-8601 UTC. */
+            createdAt: string;
+        };
+        StatementPage: {
+            items: components["schemas"]["StatementLine"][];
+            nextCursor: string | null;
+        };
+        SettlementDay: {
+            /**
+             * @description The UTC day, YYYY-MM-DD.
+             * @example 2026-11-22
+             */
+            date: string;
+            currency: components["schemas"]["Currency"];
+            /** @description Gross paid in by successful (and late credited) payments, fees included. */
+            collected: number;
+            /** @description Refunded to payers, less refunds the upstream refused and returned. */
+            refunded: number;
+            /** @description Payout amounts paid to beneficiaries (payouts that reached Success), fees excluded. */
+            paidOut: number;
+            /** @description Fees charged: payment fees and the fees of payouts paid out. */
+            fees: number;
+            /** @description Moved from pending to available (or to repaying credit) by settlement. */
+            settled: number;
+            /** @description The change of your five balances together over the day: the sum of the statement amounts of that day. */
+            net: number;
+        };
+        Settlements: {
+            currency: components["schemas"]["Currency"];
+            /** @description Newest day first; days without movement are left out. */
+            days: components["schemas"]["SettlementDay"][];
+        };
+        /**
+         * @description What the CSV holds.
+         * @enum {string}
+         */
+        ReportType: "payments" | "payouts" | "statement" | "settlements";
+        /**
+         * @description Pending -> Running -> Ready | Failed; Ready -> Expired when the file is deleted (24 hours after it was ready).
+         * @enum {string}
+         */
+        ReportStatus: "Pending" | "Running" | "Ready" | "Failed" | "Expired";
+        Report: {
+            reportId: string;
+            type: components["schemas"]["ReportType"];
+            status: components["schemas"]["ReportStatus"];
+            /** @description Data rows written so far (the header not counted). */
+            rowCount: number;
+            createdAt: string;
+            completedAt?: string;
+            /** @description Ready: when the file is deleted. Before: when an unwritten request is given up. */
+            expiresAt: string;
+            /** @description Ready only: GET it (no signature headers) for the CSV; valid 15 minutes; ask report/status again for a fresh one. */
+            downloadUrl?: string;
+            downloadUrlExpiresAt?: string;
+            /** @description Failed only: EXPORT_FAILED; ask for the report again. */
+            failureReason?: string;
         };
     };
     responses: never;
@@ -4174,6 +4391,734 @@ export interface operations {
             };
             /** @description CONFLICT: no webhook URL is configured for this kind of event; set one, then resend. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's request rate; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored; quote the Request-Id header. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    paymentList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Every filter given must match; none given lists every payment. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    status?: components["schemas"]["PaymentStatus"];
+                    currency?: components["schemas"]["Currency"];
+                    method?: components["schemas"]["PayInMethod"];
+                    /**
+                     * @description Created at or after (inclusive). ISO-8601: a date (midnight UTC) or a date-time with Z or an offset.
+                     * @example 2026-11-01
+                     */
+                    from?: string & unknown;
+                    /**
+                     * @description Created before (exclusive); must be after from. ISO-8601: a date (midnight UTC) or a date-time with Z or an offset.
+                     * @example 2026-11-01
+                     */
+                    to?: string & unknown;
+                    /** @description Exactly this merchantRef. */
+                    merchantRef?: string & unknown;
+                    /**
+                     * @description The reference the service assigned (UUID v7).
+                     * @example 0193a8f2-7c1e-7d3a-9b5e-2f4c6d8e0a1b
+                     */
+                    transactionRef?: string;
+                    /**
+                     * @description Items per page, 1 to 100.
+                     * @default 50
+                     */
+                    limit?: number;
+                    /** @description nextCursor of the previous page, with the same filters. */
+                    cursor?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description One page of payment records, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["PaymentPage"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD, INVALID_BANK_CODE. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: MISSING_CREDENTIALS, INVALID_TIMESTAMP, TIMESTAMP_OUT_OF_WINDOW, UNKNOWN_MERCHANT, INVALID_SIGNATURE, SIGNATURE_REUSED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description MERCHANT_DISABLED; METHOD_NOT_ENABLED for what this merchant may not use; IP_NOT_ALLOWED from an address outside the merchant's IP allow-list; KEY_SCOPE when the signing key's scope does not cover this call (see x-key-scope). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's request rate; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored; quote the Request-Id header. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    payoutList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Every filter given must match; none given lists every payout. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    status?: components["schemas"]["PayoutStatus"];
+                    currency?: components["schemas"]["Currency"];
+                    method?: components["schemas"]["PayoutMethod"];
+                    /**
+                     * @description Created at or after (inclusive). ISO-8601: a date (midnight UTC) or a date-time with Z or an offset.
+                     * @example 2026-11-01
+                     */
+                    from?: string & unknown;
+                    /**
+                     * @description Created before (exclusive); must be after from. ISO-8601: a date (midnight UTC) or a date-time with Z or an offset.
+                     * @example 2026-11-01
+                     */
+                    to?: string & unknown;
+                    /** @description Exactly this merchantRef. */
+                    merchantRef?: string & unknown;
+                    /**
+                     * @description The reference the service assigned (UUID v7).
+                     * @example 0193a8f2-7c1e-7d3a-9b5e-2f4c6d8e0a1b
+                     */
+                    transactionRef?: string;
+                    /**
+                     * @description Items per page, 1 to 100.
+                     * @default 50
+                     */
+                    limit?: number;
+                    /** @description nextCursor of the previous page, with the same filters. */
+                    cursor?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description One page of payout records, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["PayoutPage"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD, INVALID_BANK_CODE. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: MISSING_CREDENTIALS, INVALID_TIMESTAMP, TIMESTAMP_OUT_OF_WINDOW, UNKNOWN_MERCHANT, INVALID_SIGNATURE, SIGNATURE_REUSED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description MERCHANT_DISABLED; METHOD_NOT_ENABLED for what this merchant may not use; IP_NOT_ALLOWED from an address outside the merchant's IP allow-list; KEY_SCOPE when the signing key's scope does not cover this call (see x-key-scope). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's request rate; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored; quote the Request-Id header. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    accountStatement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Movements of your five balances in one currency, newest first. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    currency: components["schemas"]["Currency"];
+                    /**
+                     * @description Created at or after (inclusive). ISO-8601: a date (midnight UTC) or a date-time with Z or an offset.
+                     * @example 2026-11-01
+                     */
+                    from?: string & unknown;
+                    /**
+                     * @description Created before (exclusive); must be after from. ISO-8601: a date (midnight UTC) or a date-time with Z or an offset.
+                     * @example 2026-11-01
+                     */
+                    to?: string & unknown;
+                    /**
+                     * @description Items per page, 1 to 100.
+                     * @default 50
+                     */
+                    limit?: number;
+                    /** @description nextCursor of the previous page, with the same filters. */
+                    cursor?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description One page of movements, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["StatementPage"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD, INVALID_BANK_CODE. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: MISSING_CREDENTIALS, INVALID_TIMESTAMP, TIMESTAMP_OUT_OF_WINDOW, UNKNOWN_MERCHANT, INVALID_SIGNATURE, SIGNATURE_REUSED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description MERCHANT_DISABLED; METHOD_NOT_ENABLED for what this merchant may not use; IP_NOT_ALLOWED from an address outside the merchant's IP allow-list; KEY_SCOPE when the signing key's scope does not cover this call (see x-key-scope). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's request rate; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored; quote the Request-Id header. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    accountSettlements: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Default: the last 31 UTC days up to today; at most 366 days. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    currency: components["schemas"]["Currency"];
+                    /**
+                     * @description Created at or after (inclusive). ISO-8601: a date (midnight UTC) or a date-time with Z or an offset.
+                     * @example 2026-11-01
+                     */
+                    from?: string & unknown;
+                    /**
+                     * @description Created before (exclusive); must be after from. ISO-8601: a date (midnight UTC) or a date-time with Z or an offset.
+                     * @example 2026-11-01
+                     */
+                    to?: string & unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The totals per day, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["Settlements"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD, INVALID_BANK_CODE. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: MISSING_CREDENTIALS, INVALID_TIMESTAMP, TIMESTAMP_OUT_OF_WINDOW, UNKNOWN_MERCHANT, INVALID_SIGNATURE, SIGNATURE_REUSED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description MERCHANT_DISABLED; METHOD_NOT_ENABLED for what this merchant may not use; IP_NOT_ALLOWED from an address outside the merchant's IP allow-list; KEY_SCOPE when the signing key's scope does not cover this call (see x-key-scope). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's request rate; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored; quote the Request-Id header. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    reportCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    type: components["schemas"]["ReportType"];
+                    /**
+                     * @description Created at or after (inclusive). ISO-8601: a date (midnight UTC) or a date-time with Z or an offset.
+                     * @example 2026-11-01
+                     */
+                    from: string & unknown;
+                    /**
+                     * @description Created before (exclusive); must be after from. ISO-8601: a date (midnight UTC) or a date-time with Z or an offset.
+                     * @example 2026-11-01
+                     */
+                    to: string & unknown;
+                    currency?: components["schemas"]["Currency"];
+                };
+            };
+        };
+        responses: {
+            /** @description The report, Pending (or the earlier one for the same request). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["Report"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD, INVALID_BANK_CODE. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: MISSING_CREDENTIALS, INVALID_TIMESTAMP, TIMESTAMP_OUT_OF_WINDOW, UNKNOWN_MERCHANT, INVALID_SIGNATURE, SIGNATURE_REUSED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description MERCHANT_DISABLED; METHOD_NOT_ENABLED for what this merchant may not use; IP_NOT_ALLOWED from an address outside the merchant's IP allow-list; KEY_SCOPE when the signing key's scope does not cover this call (see x-key-scope). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: send the body as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: over the merchant's request rate; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: nothing partial was stored; quote the Request-Id header. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: shutting down or the database is unreachable; safe to retry. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    reportStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The reportId report/create answered. */
+                    reportId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The report; downloadUrl when Ready (a fresh 15-minute link on every call). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 200 */
+                        code: string;
+                        /** @example SUCCESS */
+                        message: string;
+                        data: components["schemas"]["Report"];
+                    };
+                };
+            };
+            /** @description The request was refused and changed nothing: INVALID_JSON, VALIDATION_FAILED (with data.errors), UNSUPPORTED_CURRENCY, UNSUPPORTED_METHOD, INVALID_BANK_CODE. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Authentication failed: MISSING_CREDENTIALS, INVALID_TIMESTAMP, TIMESTAMP_OUT_OF_WINDOW, UNKNOWN_MERCHANT, INVALID_SIGNATURE, SIGNATURE_REUSED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description MERCHANT_DISABLED; METHOD_NOT_ENABLED for what this merchant may not use; IP_NOT_ALLOWED from an address outside the merchant's IP allow-list; KEY_SCOPE when the signing key's scope does not cover this call (see x-key-scope). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such report for this merchant (another merchant's looks the same). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7987,6 +8932,40 @@ export interface operations {
                         message: string;
                         data: components["schemas"]["PublicKey"];
                     };
+                };
+            };
+        };
+    };
+    reportDownload: {
+        parameters: {
+            query?: {
+                expires?: string;
+                sig?: string;
+            };
+            header?: never;
+            path: {
+                reportId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV: a header row, then one row per record (RFC 4180). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description NOT_FOUND: the link is wrong or expired, or the report is not (or no longer) ready. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

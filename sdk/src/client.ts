@@ -10,7 +10,9 @@ import type {
   CurrencyRequest,
   PaymentInitiateRequest,
   PaymentInitiateResult,
+  PaymentListQuery,
   PaymentMethodsInfo,
+  PaymentPage,
   PaymentRecord,
   PaymentRefundRequest,
   PaymentRefundResult,
@@ -23,9 +25,17 @@ import type {
   PayoutDecisionRequest,
   PayoutInitiateRequest,
   PayoutInitiateResult,
+  PayoutListQuery,
+  PayoutPage,
   PayoutRecord,
   RecordQuery,
+  Report,
+  ReportRequest,
   SandboxCompleteRequest,
+  Settlements,
+  SettlementsQuery,
+  StatementPage,
+  StatementQuery,
   UsdtRate,
   WebhookEventDetail,
   WebhookEventPage,
@@ -200,6 +210,11 @@ export class PaymentClient {
     return this.request('payment/methods', request);
   }
 
+  /** Your payments, newest first, a page at a time (docs/reporting.md). */
+  paymentList(query: PaymentListQuery = {}): Promise<ApiResult<PaymentPage>> {
+    return this.request('payment/list', query);
+  }
+
   payoutInitiate(request: PayoutInitiateRequest): Promise<ApiResult<PayoutInitiateResult>> {
     return this.request('payout/initiate', request);
   }
@@ -243,12 +258,37 @@ export class PaymentClient {
     return this.request('payout/batchStatus', query);
   }
 
+  /** Your payouts, newest first, a page at a time (docs/reporting.md). */
+  payoutList(query: PayoutListQuery = {}): Promise<ApiResult<PayoutPage>> {
+    return this.request('payout/list', query);
+  }
+
   bankCodes(request: CurrencyRequest): Promise<ApiResult<BankEntry[]>> {
     return this.request('payout/bankCode', request);
   }
 
   balance(request: CurrencyRequest): Promise<ApiResult<Balance>> {
     return this.request('account/balance', request);
+  }
+
+  /** Every movement of your balances in one currency, newest first, with the balance after each. */
+  statement(query: StatementQuery): Promise<ApiResult<StatementPage>> {
+    return this.request('account/statement', query);
+  }
+
+  /** Per UTC day: collected, refunded, paid out, fees, settled and the net change of your balances. */
+  settlements(query: SettlementsQuery): Promise<ApiResult<Settlements>> {
+    return this.request('account/settlements', query);
+  }
+
+  /** Asks for a CSV export; answers at once (Pending). The same request again answers the same report. */
+  reportCreate(request: ReportRequest): Promise<ApiResult<Report>> {
+    return this.request('report/create', request);
+  }
+
+  /** A report's status, with a fresh download URL (valid 15 minutes) once it is Ready. */
+  reportStatus(reportId: string): Promise<ApiResult<Report>> {
+    return this.request('report/status', { reportId });
   }
 
   usdtRate(request: CurrencyRequest): Promise<ApiResult<UsdtRate>> {

@@ -91,3 +91,22 @@ export type WebhookAttempt = Schemas['WebhookAttempt'];
 export type WebhookEventDetail = Schemas['WebhookEventDetail'];
 export type WebhookEventPage = Schemas['WebhookEventPage'];
 export type WebhookEventQuery = JsonBody<'webhookEvents'>;
+
+/** payment/list and payout/list: filters (all optional, every one given must match), limit and the cursor of the previous page. */
+export type PaymentListQuery = JsonBody<'paymentList'>;
+export type PayoutListQuery = JsonBody<'payoutList'>;
+/** One page of records, newest first; pass nextCursor back with the same filters for the next page. */
+export type PaymentPage = Schemas['PaymentPage'];
+export type PayoutPage = Schemas['PayoutPage'];
+/** account/statement: one currency, an optional created-at range, limit and cursor. */
+export type StatementQuery = JsonBody<'accountStatement'>;
+export type StatementLine = Schemas['StatementLine'];
+export type StatementPage = Schemas['StatementPage'];
+/** account/settlements: one currency and an optional range (default the last 31 UTC days). */
+export type SettlementsQuery = JsonBody<'accountSettlements'>;
+export type Settlements = Schemas['Settlements'];
+export type SettlementDay = Schemas['SettlementDay'];
+/** report/create: what to export (payments, payouts, statement, settlements) over [from, to). */
+export type ReportRequest = JsonBody<'reportCreate'>;
+/** A report: its status, and a 15-minute download link once Ready. */
+export type Report = Schemas['Report'];

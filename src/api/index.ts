@@ -5,14 +5,15 @@ import { bankRoutes, type BankRouteOptions } from './bank.js';
 import { paymentRoutes, type PaymentRouteOptions } from './payment.js';
 import { payoutRoutes, type PayoutRouteOptions } from './payout.js';
 import { payoutBatchRoutes, type PayoutBatchRouteOptions } from './payout-batch.js';
+import { reportingRoutes, type ReportingRouteOptions } from './reporting.js';
 import { sandboxRoutes, type SandboxRouteOptions } from './sandbox.js';
 import { merchantWebhookRoutes, type MerchantWebhookRouteOptions } from './webhook.js';
 
 /** What the merchant routes use, all together. */
 export type MerchantRouteOptions = AccountRouteOptions &
-  BankRouteOptions & PaymentRouteOptions & PayoutRouteOptions & PayoutBatchRouteOptions & SandboxRouteOptions & MerchantWebhookRouteOptions;
+  BankRouteOptions & PaymentRouteOptions & PayoutRouteOptions & PayoutBatchRouteOptions & SandboxRouteOptions & MerchantWebhookRouteOptions & ReportingRouteOptions;
 
-export const merchantRoutes: FastifyPluginAsync<MerchantRouteOptions> = async (app, { ledger, rates, banks, payments, payouts, webhooks }) => {
+export const merchantRoutes: FastifyPluginAsync<MerchantRouteOptions> = async (app, { ledger, rates, banks, payments, payouts, webhooks, reporting }) => {
   await app.register(accountRoutes, { ledger, rates });
   await app.register(bankRoutes, { banks });
   await app.register(paymentRoutes, { payments });
@@ -20,4 +21,5 @@ export const merchantRoutes: FastifyPluginAsync<MerchantRouteOptions> = async (a
   await app.register(payoutBatchRoutes, { payouts });
   await app.register(sandboxRoutes, { payments });
   await app.register(merchantWebhookRoutes, { webhooks });
+  await app.register(reportingRoutes, { reporting });
 };

@@ -9,7 +9,8 @@ import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../webhooks/webhook-
 export const OPENAPI_TAGS = [
   { name: 'payment', description: 'Pay-in and refunds' },
   { name: 'payout', description: 'Payouts and bank codes' },
-  { name: 'account', description: 'Balances and USDT rates' },
+  { name: 'account', description: 'Balances, USDT rates, the statement and daily settlements' },
+  { name: 'report', description: 'CSV exports of payments, payouts, the statement and settlements, and their time-limited download links' },
   { name: 'webhook', description: 'Webhook events, resending, and the key that signs webhooks' },
   { name: 'sandbox', description: 'Sandbox merchants only: act as the payer' },
   { name: 'admin', description: 'Operator API (bearer token)' },

@@ -28,6 +28,14 @@ export class SecretBox {
     decipher.setAuthTag(Buffer.from(tag, 'base64'));
     return Buffer.concat([decipher.update(Buffer.from(body, 'base64')), decipher.final()]).toString('utf8');
   }
+
+  /**
+   * A 32-byte key for one purpose (HKDF-SHA256 of the service key, the purpose as info), so a MAC made
+   * for one purpose (a list cursor, a download URL) is never valid for another and the key itself never signs.
+   */
+  deriveKey(purpose: string): Buffer {
+    return Buffer.from(crypto.hkdfSync('sha256', this.key, Buffer.alloc(0), `paygate:${purpose}`, 32));
+  }
 }
 
 export interface LocalSecrets {

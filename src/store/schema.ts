@@ -9,6 +9,7 @@ import type { PayoutTables } from '../domain/payouts/payout-rows.js';
 import type { PeopleTables } from '../people/people-rows.js';
 import type { RateTables } from '../domain/rate-rows.js';
 import type { RequestGuardTables } from '../http/request-guard-rows.js';
+import type { ReportTables } from '../reporting/report-rows.js';
 import type { RoutingTables } from '../routing/routing-rows.js';
 import type { LedgerTables } from '../ledger/ledger-rows.js';
 import type { MerchantTables } from '../merchants/merchant-rows.js';
@@ -26,7 +27,8 @@ export interface Database
     PayoutTables,
     PayoutBatchTables,
     RoutingTables,
-    PeopleTables {}
+    PeopleTables,
+    ReportTables {}
 
 export type Db = Kysely<Database>;
 /** A handle usable inside or outside a transaction. */

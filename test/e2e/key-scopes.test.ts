@@ -42,6 +42,12 @@ const ROUTES: Record<string, { keyScope: RouteClass; movesMoney: boolean }> = {
   '/webhook/event': { keyScope: 'read', movesMoney: false },
   '/webhook/resend': { keyScope: 'payments-or-payouts', movesMoney: false },
   '/sandbox/payment/complete': { keyScope: 'payments', movesMoney: false },
+  '/payment/list': { keyScope: 'read', movesMoney: false },
+  '/payout/list': { keyScope: 'read', movesMoney: false },
+  '/account/statement': { keyScope: 'read', movesMoney: false },
+  '/account/settlements': { keyScope: 'read', movesMoney: false },
+  '/report/create': { keyScope: 'read', movesMoney: false },
+  '/report/status': { keyScope: 'read', movesMoney: false },
 };
 
 const ALLOWED: Record<KeyScope, readonly RouteClass[]> = {
