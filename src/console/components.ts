@@ -2,6 +2,7 @@
 // problems, status badges, money in the currency's own formatting, server-paginated tables that
 // become cards at phone width, and the confirm step of a dangerous action.
 import { formatMoney } from '../core/currency-format.js';
+import { toMinor } from '../core/money.js';
 import { html, type HtmlValue, type SafeHtml } from '../core/html.js';
 import type { FieldErrors } from './forms.js';
 
@@ -87,6 +88,13 @@ export const badge = (text: string, tone?: 'ok' | 'bad' | 'warn' | 'info' | 'mut
   html`<span class="badge badge-${tone ?? BADGE_TONES[text] ?? 'muted'}">${text}</span>`;
 
 export const money = (amountMinor: bigint, currency: string): SafeHtml => html`<span class="num">${formatMoney(amountMinor, currency)}</span>`;
+
+/** A record's JSON amount (major units, at most two decimals) in the currency's formatting, through minor units. */
+export function moneyOfMajor(amount: number, currency: string): SafeHtml {
+  const minor = toMinor(Math.abs(amount));
+  if (minor === null) return html`<span class="num">${currency} ${amount}</span>`;
+  return money(amount < 0 ? -minor : minor, currency);
+}
 
 export const time = (iso: string): SafeHtml => html`<time datetime="${iso}">${iso.replace('T', ' ').replace(/\.\d+Z$/, ' UTC').replace(/Z$/, ' UTC')}</time>`;
 
