@@ -21,6 +21,7 @@ const head = (title: string, assets: ConsoleAssets): SafeHtml => html`<!doctype 
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · Paygate console</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${assets.styleUrl}">
 </head>`;
 

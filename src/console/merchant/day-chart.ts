@@ -31,7 +31,10 @@ export function dayChart(title: string, days: readonly DayValue[], summary: stri
       const x = LEFT_PX + index * slot;
       // A day label under every fifth column and the last, so they never overlap.
       const labelled = index % 5 === 0 || index === days.length - 1;
-      return html`<g class="col"><title>${`${d.day}: ${d.text}`}</title><rect x="${(x + 1).toFixed(1)}" y="${TOP_PX + plot - height}" width="${Math.max(slot - 2, 1).toFixed(1)}" height="${height}" rx="2"></rect>${labelled ? html`<text x="${(x + slot / 2).toFixed(1)}" y="${HEIGHT_PX - 6}" text-anchor="middle" class="chart-label">${d.day.slice(5)}</text>` : ''}</g>`;
+      // The end labels hang inwards, so the drawing's edges never cut them.
+      const anchor = index === 0 ? 'start' : index === days.length - 1 ? 'end' : 'middle';
+      const labelX = index === 0 ? x : index === days.length - 1 ? x + slot : x + slot / 2;
+      return html`<g class="col"><title>${`${d.day}: ${d.text}`}</title><rect x="${(x + 1).toFixed(1)}" y="${TOP_PX + plot - height}" width="${Math.max(slot - 2, 1).toFixed(1)}" height="${height}" rx="2"></rect>${labelled ? html`<text x="${labelX.toFixed(1)}" y="${HEIGHT_PX - 6}" text-anchor="${anchor}" class="chart-label">${d.day.slice(5)}</text>` : ''}</g>`;
     })}
   </svg>
 </figure>`;

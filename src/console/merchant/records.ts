@@ -105,7 +105,8 @@ export function postingsSection(merchantId: string, entries: readonly JournalEnt
   const rows: PostingRow[] = entries.flatMap((entry) =>
     entry.postings
       .filter((p) => p.merchantId === merchantId || p.kind === 'fee_revenue')
-      .map((p) => ({ entry, account: p.merchantId === merchantId ? p.kind : 'platform fee', amountMinor: p.merchantId === merchantId ? p.amountMinor : -p.amountMinor })),
+      // The fee account's posting is what the platform earned (positive when charged), as the statement's fee.
+      .map((p) => ({ entry, account: p.merchantId === merchantId ? p.kind : 'fee charged', amountMinor: p.amountMinor })),
   );
   return section(
     'Ledger postings',
