@@ -3,6 +3,7 @@
 // field answers to bad input, markup in payer data shown as text, and the access rules: a viewer's
 // and a developer's refused POSTs change nothing, another merchant's records are 404, a POST without
 // the CSRF token is 403.
+import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAudit } from '../../src/audit/audit-log.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -139,6 +140,7 @@ describe('merchant pages', () => {
     expect(after.text).toContain('refund');
     expect(after.text).not.toContain('Refund this payment');
     const audit = await listAudit(server.services.store.db, { merchantId: data.shop.id, action: 'payment.refund' });
+    expect(audit.items).toHaveLength(1);
     expect(audit.items[0]).toMatchObject({ actor: 'console:owner@shop.example', target: data.paidRef });
     // A payment the contract does not let refund: refused on its page, nothing changes.
     const failed = await ownerClient.request('POST', `${M}/payments/${data.failedRef}/refund`, { _csrf: csrfOf(after.text), confirmed: 'yes' });
@@ -157,11 +159,25 @@ describe('merchant pages', () => {
     const added = keys.find((k) => !before.some((b) => b.id === k.id))!;
     expect(added).toMatchObject({ type: 'HMAC-SHA256', scope: 'read', label: 'console key', status: 'active' });
 
+    // The merchant's own RSA key: only its public half is registered. Two keys are active now, the most allowed.
+    const { publicKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const pem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    const full = await developer.submit(`${M}/developers`, `${M}/developers/keys/rsa`, { publicKeyPem: pem, label: 'rsa', scope: 'payments' });
+    expect(full.status).toBe(400);
+    expect(full.text).toMatch(/role="alert"/);
+
     const revokePath = `${M}/developers/keys/${added.id}/revoke`;
     const ask = await ownerClient.submit(`${M}/developers`, revokePath, {});
     expect(ask.text).toContain('Yes, revoke');
     expect((await ownerClient.request('POST', revokePath, { _csrf: csrfOf(ask.text), confirmed: 'yes' })).status).toBe(303);
     expect((await server.services.merchants.listKeys(data.shop.id)).find((k) => k.id === added.id)!.status).toBe('revoked');
+    const registered = await developer.submit(`${M}/developers`, `${M}/developers/keys/rsa`, { publicKeyPem: pem, label: 'rsa', scope: 'payments' });
+    expect(registered.status).toBe(200);
+    expect(registered.text).toContain('Public key registered');
+    expect(registered.text).not.toContain('PRIVATE KEY');
+    const rsaKey = (await server.services.merchants.listKeys(data.shop.id)).find((k) => k.type === 'RSA-SHA512' && k.status === 'active')!;
+    expect(rsaKey).toMatchObject({ scope: 'payments', label: 'rsa' });
+    expect(rsaKey.publicKeyPem!.replace(/\s+/g, '')).toBe(pem.replace(/\s+/g, ''));
 
     const oldSecret = await server.services.merchants.webhookSecret(data.shop.id);
     const confirm = await ownerClient.submit(`${M}/developers`, `${M}/developers/webhook-secret`, {});

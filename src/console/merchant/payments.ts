@@ -2,7 +2,6 @@
 // as payment/status answers it, timeline, ledger postings, webhook attempts) and the refund, which
 // only an owner may make, after a confirm step, through the same service call as payment/refund.
 import { PaymentListBody } from '../../api/schemas/reporting.js';
-import { recordAudit } from '../../audit/audit-log.js';
 import { AppError } from '../../core/errors.js';
 import { html } from '../../core/html.js';
 import { PAYMENT_STATUSES } from '../../domain/payments/checkout-view.js';
@@ -18,7 +17,7 @@ import { postingsSection, recordActivity, recordList, timeline, webhookSection, 
 const paymentLink = (p: PaymentRecord) => html`<a href="${MERCHANT}/payments/${p.transactionRef}"><code>${p.transactionRef}</code></a>`;
 
 export function paymentPages(options: MerchantPageOptions): ConsolePages {
-  const { merchants, payments, reporting, db, clock } = options;
+  const { merchants, payments, reporting, db } = options;
 
   const detail = async (ctx: PageContext, problem?: string) => {
     const merchantId = ownMerchantId(ctx);
@@ -111,13 +110,13 @@ export function paymentPages(options: MerchantPageOptions): ConsolePages {
       });
       if (confirm) return confirm;
       try {
-        await payments.refund(merchant, { transactionRef: payment.transactionRef });
+        // The audit row is written in the transaction that accepts the refund.
+        await payments.refund(merchant, { transactionRef: payment.transactionRef }, ctx.actor);
       } catch (error) {
         // A refusal the contract names (not refundable, window over, balance short) is shown on the payment.
         if (error instanceof AppError && error.status < 500 && error.status !== 404) return detail(ctx, error.detail);
         throw error;
       }
-      await recordAudit(db, { actor: ctx.actor, action: 'payment.refund', target: payment.transactionRef, merchantId, details: { merchantRef: payment.merchantRef }, nowMs: clock.nowMs() });
       return ctx.redirect(back, 'Refund made.');
     });
   };
