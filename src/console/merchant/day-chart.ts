@@ -10,8 +10,8 @@ export interface DayValue {
   readonly text: string;
 }
 
-const WIDTH_PX = 620;
-const HEIGHT_PX = 180;
+const WIDTH_PX = 460;
+const HEIGHT_PX = 170;
 const TOP_PX = 8;
 const AXIS_PX = 22;
 const LEFT_PX = 4;
@@ -34,7 +34,7 @@ export function dayChart(title: string, days: readonly DayValue[], summary: stri
       // The end labels hang inwards, so the drawing's edges never cut them.
       const anchor = index === 0 ? 'start' : index === days.length - 1 ? 'end' : 'middle';
       const labelX = index === 0 ? x : index === days.length - 1 ? x + slot : x + slot / 2;
-      return html`<g class="col"><title>${`${d.day}: ${d.text}`}</title><rect x="${(x + 1).toFixed(1)}" y="${TOP_PX + plot - height}" width="${Math.max(slot - 2, 1).toFixed(1)}" height="${height}" rx="2"></rect>${labelled ? html`<text x="${labelX.toFixed(1)}" y="${HEIGHT_PX - 6}" text-anchor="${anchor}" class="chart-label">${d.day.slice(5)}</text>` : ''}</g>`;
+      return html`<g class="col"><title>${`${d.day}: ${d.text}`}</title><rect x="${(x + 1).toFixed(1)}" y="${TOP_PX + plot - height}" width="${Math.max(slot - 2, 1).toFixed(1)}" height="${height}" rx="2"></rect>${labelled ? html`<text x="${labelX.toFixed(1)}" y="${HEIGHT_PX - 6}" text-anchor="${anchor}" class="day-label">${d.day.slice(5)}</text>` : ''}</g>`;
     })}
   </svg>
 </figure>`;

@@ -6,6 +6,7 @@ import { formatMoney } from '../../core/currency-format.js';
 import { html } from '../../core/html.js';
 import { CURRENCIES, type Currency } from '../../core/money.js';
 import { BALANCE_KINDS } from '../../ledger/accounts.js';
+import type { Balances } from '../../ledger/service.js';
 import { methodStats, successPercent, type MethodStats } from '../../reporting/method-stats.js';
 import { settlementDays } from '../../reporting/settlements.js';
 import { MS_PER_DAY, utcDay } from '../../reporting/time-range.js';
@@ -20,19 +21,38 @@ const DAYS = 30;
 
 const rateTone = (percent: number | null): 'ok' | 'warn' | 'bad' | 'info' => (percent === null ? 'info' : percent >= 80 ? 'ok' : percent >= 50 ? 'warn' : 'bad');
 
-function methodTable(caption: string, currency: Currency, stats: readonly MethodStats[]) {
-  return table<MethodStats>({
-    caption,
+interface MethodRow {
+  readonly method: string;
+  readonly today: MethodStats | undefined;
+  readonly month: MethodStats;
+}
+
+const rateText = (stats: MethodStats | undefined): string => {
+  const percent = stats ? successPercent(stats) : null;
+  return percent === null ? '—' : `${percent}%`;
+};
+
+/** Today's and the 30 days' figures side by side, one row per method. */
+function methodTable(currency: Currency, month: readonly MethodStats[], today: readonly MethodStats[]) {
+  return table<MethodRow>({
+    caption: `${currency} payments per method`,
     columns: [
-      { label: 'Method', cell: (s) => s.method },
-      { label: 'Payments', cell: (s) => s.total, numeric: true },
-      { label: 'Succeeded', cell: (s) => s.succeeded, numeric: true },
-      { label: 'Success rate', cell: (s) => { const p = successPercent(s); return p === null ? '—' : `${p}%`; }, numeric: true },
-      { label: 'Volume', cell: (s) => money(s.volumeMinor, currency), numeric: true },
+      { label: 'Method', cell: (r) => r.method },
+      { label: 'Today', cell: (r) => r.today?.total ?? 0, numeric: true },
+      { label: 'Today paid', cell: (r) => rateText(r.today), numeric: true },
+      { label: 'Today volume', cell: (r) => money(r.today?.volumeMinor ?? 0n, currency), numeric: true },
+      { label: `${DAYS} days`, cell: (r) => r.month.total, numeric: true },
+      { label: `${DAYS} days paid`, cell: (r) => rateText(r.month), numeric: true },
+      { label: `${DAYS} days volume`, cell: (r) => money(r.month.volumeMinor, currency), numeric: true },
     ],
-    rows: stats,
+    rows: month.map((m) => ({ method: m.method, month: m, today: today.find((t) => t.method === m.method) })),
     empty: 'No payments in this period.',
   });
+}
+
+interface BalanceRow {
+  readonly currency: Currency;
+  readonly balances: Balances;
 }
 
 export function merchantHomePages({ ledger, merchants, db, clock }: MerchantPageOptions): ConsolePages {
@@ -47,14 +67,15 @@ export function merchantHomePages({ ledger, merchants, db, clock }: MerchantPage
       const balances = await Promise.all(CURRENCIES.map(async (currency) => ({ currency, balances: await ledger.balances(merchantId, currency) })));
       const active = CURRENCIES.filter((c) => month.some((s) => s.currency === c) || BALANCE_KINDS.some((k) => balances.find((b) => b.currency === c)!.balances[k] !== 0n));
 
-      const balanceCards = active.length === 0
-        ? html`<p class="empty">No money has moved yet. Payments you collect show here.</p>`
-        : html`<div class="grid">${active.map((currency) => {
-            const b = balances.find((x) => x.currency === currency)!.balances;
-            return html`<section class="card" aria-label="${`${currency} balances`}"><h2>${currency}</h2><div class="stats">${BALANCE_KINDS.map(
-              (kind) => html`<div class="stat"><div class="label">${kind[0]!.toUpperCase() + kind.slice(1)}</div><div class="value">${money(b[kind], currency)}</div></div>`,
-            )}</div></section>`;
-          })}</div>`;
+      const balanceTable = table<BalanceRow>({
+        caption: 'Balances per currency',
+        columns: [
+          { label: 'Currency', cell: (r) => html`<strong>${r.currency}</strong>` },
+          ...BALANCE_KINDS.map((kind) => ({ label: kind[0]!.toUpperCase() + kind.slice(1), cell: (r: BalanceRow) => money(r.balances[kind], r.currency), numeric: true })),
+        ],
+        rows: balances.filter((b) => active.includes(b.currency)),
+        empty: 'No money has moved yet. Payments you collect show here.',
+      });
 
       const perCurrency = await Promise.all(
         active.filter((c) => month.some((s) => s.currency === c)).map(async (currency) => {
@@ -76,12 +97,11 @@ export function merchantHomePages({ ledger, merchants, db, clock }: MerchantPage
             `${currency} payments`,
             html`${dayChart(`Volume per day, last ${DAYS} days`, days, `${formatMoney(total, currency)} in total`)}
             ${barChart(`Success rate per method, last ${DAYS} days`, rateBars)}
-            <h3>Today</h3>${methodTable(`${currency} today per method`, currency, todayStats)}
-            <h3>Last ${DAYS} days</h3>${methodTable(`${currency} last ${DAYS} days per method`, currency, monthStats)}`,
+            <h3>Per method: payments created, share paid, volume paid</h3>${methodTable(currency, monthStats, todayStats)}`,
           );
         }),
       );
-      return ctx.page(`${merchant.name}`, html`<p class="hint">Merchant ${merchant.id} · ${merchant.mode} · days are UTC days.</p>${section('Balances', balanceCards)}${perCurrency}`);
+      return ctx.page(`${merchant.name}`, html`<p class="hint">Merchant ${merchant.id} · ${merchant.mode} · days are UTC days.</p>${section('Balances', balanceTable)}${perCurrency}`);
     });
   };
 }

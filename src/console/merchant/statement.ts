@@ -11,12 +11,14 @@ import { filterBar, filtersOf, MERCHANT, READERS, SECTION } from './common.js';
 import type { MerchantPageOptions } from './index.js';
 import { PAGE_SIZE } from './records.js';
 
-export function statementPages({ reporting }: MerchantPageOptions): ConsolePages {
+export function statementPages({ reporting, db }: MerchantPageOptions): ConsolePages {
   return (router) => {
     router.page('/merchant/statement', { roles: READERS, nav: { label: 'Balance statement', section: SECTION, order: 40 } }, async (ctx) => {
       const merchantId = ownMerchantId(ctx);
       const path = `${MERCHANT}/statement`;
-      const query = { currency: 'INR', ...filtersOf(ctx.query, ['currency', 'from', 'to', 'cursor']) };
+      // Without a choice, the currency the merchant's latest money moved in (else INR).
+      const latest = ctx.query.currency ? undefined : await db.selectFrom('ledger_entries').select('currency').where('merchant_id', '=', merchantId).orderBy('id', 'desc').limit(1).executeTakeFirst();
+      const query = { currency: latest?.currency ?? 'INR', ...filtersOf(ctx.query, ['currency', 'from', 'to', 'cursor']) };
       const checked = validateForm(ctx.request, StatementBody, query, { limit: PAGE_SIZE });
       let errors: FieldErrors | undefined = checked.ok ? undefined : checked.errors;
       let page: { items: StatementLine[]; nextCursor: string | null } = { items: [], nextCursor: null };

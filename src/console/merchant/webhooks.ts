@@ -63,7 +63,8 @@ export function merchantWebhookPages({ webhooks }: MerchantPageOptions): Console
         firstUrl: ctx.query.before ? urlWith(path, { status: ctx.query.status }) : null,
       });
       const bar = filterBar(path, [{ name: 'status', label: 'Delivery status', options: anyOf(WEBHOOK_EVENT_STATUSES), value: ctx.query.status }], checked.ok ? undefined : checked.errors);
-      return ctx.page('Webhook events', html`${bar}${list}`, checked.ok ? 200 : 400);
+      const expired = !checked.ok && checked.errors.before ? html`<div class="alert alert-error" role="alert"><p>The page link is not valid; start from the first page.</p></div>` : '';
+      return ctx.page('Webhook events', html`${bar}${expired}${list}`, checked.ok ? 200 : 400);
     });
 
     router.page('/merchant/webhooks/:id', { roles: READERS }, (ctx) => detail(ctx));
