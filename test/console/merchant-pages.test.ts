@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAudit } from '../../src/audit/audit-log.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { codeNow, ConsoleClient, csrfOf, PASSWORD } from './console-client.js';
+import { codeNow, ConsoleClient, createAndEnrol, csrfOf, PASSWORD } from './console-client.js';
 import { merchantUser, seedMerchantData, XSS_EMAIL, XSS_NAME, type MerchantData } from './merchant-fixtures.js';
 
 const M = '/console/merchant';
@@ -247,9 +247,14 @@ describe('merchant pages', () => {
     const shopKey = (await server.services.merchants.listKeys(data.shop.id)).find((k) => k.status === 'active')!;
     expect((await stranger.request('POST', `${M}/developers/keys/${shopKey.id}/revoke`, { _csrf: token, confirmed: 'yes' })).status).toBe(404);
     expect((await server.services.merchants.listKeys(data.shop.id)).find((k) => k.id === shopKey.id)!.status).toBe('active');
+    const shopMember = await server.services.people.userByEmail('viewer@shop.example');
+    expect((await stranger.request('POST', `${M}/team/${shopMember!.id}/remove`, { _csrf: token, confirmed: 'yes' })).status).toBe(404);
+    expect((await stranger.request('POST', `${M}/team/${shopMember!.id}/role`, { _csrf: token, role: 'owner' })).status).toBe(404);
+    expect((await server.services.people.user(shopMember!.id))!).toMatchObject({ status: 'active', role: 'viewer' });
     // An operator is not a merchant user: the merchant pages are not theirs.
-    const shopOwner = await server.services.people.userByEmail('viewer@shop.example');
-    expect((await stranger.request('POST', `${M}/team/${shopOwner!.id}/remove`, { _csrf: token, confirmed: 'yes' })).status).toBe(404);
+    const operator = new ConsoleClient(server);
+    await createAndEnrol(server, operator, { email: 'ops@paygate.example', kind: 'operator', role: 'admin' });
+    expect((await operator.get(`${M}/payments/${data.paidRef}`)).status).toBe(403);
   });
 
   it('refuses a state-changing POST without the CSRF token, and changes nothing', async () => {
