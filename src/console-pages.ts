@@ -2,7 +2,9 @@
 // server.ts for the route plugins): each group names what it uses in its own options, so console/
 // never sees the whole Services container. Add a group here to add pages to the console.
 import type { ConsolePages } from './console/app.js';
+import { merchantPages } from './console/merchant/index.js';
 import { operatorPages } from './console/operator/index.js';
+import { TeamService } from './people/team.js';
 import type { Services } from './services.js';
 
 export function consolePageGroups(services: Services): ConsolePages[] {
@@ -22,6 +24,20 @@ export function consolePageGroups(services: Services): ConsolePages[] {
       refreshRouting: () => services.channels.refresh(),
       publicBaseUrl: services.config.publicBaseUrl,
       clock: services.clock,
+    }),
+    merchantPages({
+      people: services.people,
+      team: new TeamService(services.store.db, services.clock),
+      merchants: services.merchants,
+      payments: services.payments,
+      payouts: services.payouts,
+      reporting: services.reporting,
+      ledger: services.ledger,
+      webhooks: services.webhooks,
+      webhookConfig: services.config.webhooks,
+      db: services.store.db,
+      clock: services.clock,
+      publicBaseUrl: services.config.publicBaseUrl,
     }),
   ];
 }

@@ -11,7 +11,7 @@ import { errorResponse, MERCHANT_SECURITY, merchantErrors, SuccessEnvelope } fro
 import { ref } from './schemas/shared.js';
 import { EventIdField, WebhookEvent, WebhookEventDetail, WebhookEventPage } from './schemas/webhook.js';
 
-const ListBody = Type.Object(
+export const ListBody = Type.Object(
   {
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_EVENT_PAGE, default: 50 })),
     status: Type.Optional(ref(WebhookDeliveryStatus)),

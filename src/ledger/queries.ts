@@ -19,6 +19,8 @@ export interface JournalQuery {
   /** Entry id to page back from (exclusive); ids are time-ordered. */
   readonly before?: string;
   readonly currency?: Currency;
+  /** Only the entries of these refs (a payment's transactionRef and refund ref, a payout's transactionRef). */
+  readonly refs?: readonly string[];
 }
 
 export interface JournalPosting {
@@ -51,6 +53,10 @@ export async function merchantJournal(db: Executor, merchantId: string, query: J
     .limit(limit);
   if (query.before !== undefined) entriesQuery = entriesQuery.where('id', '<', query.before);
   if (query.currency !== undefined) entriesQuery = entriesQuery.where('currency', '=', query.currency);
+  if (query.refs !== undefined) {
+    if (query.refs.length === 0) return [];
+    entriesQuery = entriesQuery.where('ref', 'in', [...query.refs]);
+  }
   const entries = await entriesQuery.execute();
   if (entries.length === 0) return [];
   const postings = await db

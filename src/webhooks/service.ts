@@ -55,6 +55,8 @@ export interface ListEventsQuery {
   /** An event id: list only events older than it. */
   readonly before?: string;
   readonly status?: WebhookEventStatus;
+  /** Only the events of this payment, payout or batch (its transactionRef or batchId). */
+  readonly resourceRef?: string;
 }
 
 type EventRow = Omit<WebhookEventsTable, 'payload_json' | 'locked_until_ms' | 'schedule_step' | 'destination_source'>;
@@ -133,6 +135,7 @@ export class WebhookService {
       .select(VIEW_COLUMNS)
       .$if(merchantId !== null, (qb) => qb.where('merchant_id', '=', merchantId!))
       .$if(query.status !== undefined, (qb) => qb.where('status', '=', query.status!))
+      .$if(query.resourceRef !== undefined, (qb) => qb.where('resource_ref', '=', query.resourceRef!))
       .$if(cursor !== null, (qb) =>
         qb.where((eb) =>
           eb.or([

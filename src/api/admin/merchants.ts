@@ -38,7 +38,7 @@ export const CreateMerchantBody = Type.Object(
   { additionalProperties: false },
 );
 
-const AddKeyBody = Type.Object(
+export const AddKeyBody = Type.Object(
   {
     type: KeyType,
     publicKeyPem: Type.Optional(Text({ multiline: true, maxLength: 8192 })),
@@ -48,7 +48,7 @@ const AddKeyBody = Type.Object(
   { additionalProperties: false },
 );
 
-const WebhooksBody = Type.Object(
+export const WebhooksBody = Type.Object(
   { paymentWebhookUrl: Type.Optional(WebhookUrl), payoutWebhookUrl: Type.Optional(WebhookUrl) },
   { additionalProperties: false },
 );

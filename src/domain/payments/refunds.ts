@@ -7,6 +7,7 @@
 // one payment refund it once.
 import { UpstreamUnavailableError } from '../../connectors/channel.js';
 import { withTransaction } from '../../store/transactions.js';
+import { recordAudit } from '../../audit/audit-log.js';
 import { monotonicMs, sleep } from '../../core/clock.js';
 import { AppError, notFound } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
@@ -47,15 +48,18 @@ export function assertRefundable(row: PaymentsTable, nowMs: number): void {
 export class Refunds {
   constructor(private readonly deps: PaymentContext) {}
 
-  /** Refunds a merchant's payment, or answers the refund already made. Resolves with the row in status Refund. */
-  async refund(merchantId: string, transactionRef: string): Promise<PaymentsTable> {
+  /**
+   * Refunds a merchant's payment, or answers the refund already made. Resolves with the row in status
+   * Refund. `actor` (a console user) is recorded in the audit log in the transaction that accepts it.
+   */
+  async refund(merchantId: string, transactionRef: string, actor?: string): Promise<PaymentsTable> {
     for (let round = 0; round < REFUND_RACE_MAX_ROUNDS; round += 1) {
       const row = await findForMerchant(this.deps.db, merchantId, { transactionRef });
       if (!row) throw notFound('payment');
       if (row.status === 'Refund') return row;
       if (row.refund_state === 'requested') return this.awaitOutcome(row);
       assertRefundable(row, this.deps.clock.nowMs());
-      const accepted = await this.accept(row);
+      const accepted = await this.accept(row, actor);
       if (accepted) return this.submit(accepted);
     }
     throw stillWithChannel();
@@ -80,7 +84,7 @@ export class Refunds {
    * Marks the payment as refunding under a fresh refund id and debits the paid amount (pending
    * first, then available), in one transaction. Null when another call got there first.
    */
-  private accept(row: PaymentsTable): Promise<PaymentsTable | null> {
+  private accept(row: PaymentsTable, actor?: string): Promise<PaymentsTable | null> {
     return withTransaction(this.deps.db, async (trx) => {
       const nowMs = this.deps.clock.nowMs();
       const refundRef = newId();
@@ -106,6 +110,9 @@ export class Refunds {
         ref: refundRef,
         paymentRef: row.transaction_ref,
       });
+      if (actor !== undefined) {
+        await recordAudit(trx, { actor, action: 'payment.refund', target: row.transaction_ref, merchantId: row.merchant_id, details: { merchantRef: row.merchant_ref, refundRef }, nowMs });
+      }
       return (await findByRef(trx, row.transaction_ref))!;
     });
   }

@@ -169,8 +169,9 @@ export class PaymentService implements CheckoutSource {
     return operatorPaymentView(row, this.deps.clock.nowMs());
   }
 
-  async refund(merchant: Merchant, query: { readonly transactionRef: string }): Promise<RefundResult> {
-    return refundResult(await this.refunds.refund(merchant.id, query.transactionRef));
+  /** `actor`: who refunds from the console, for the audit log (the API's refunds are the merchant's own call). */
+  async refund(merchant: Merchant, query: { readonly transactionRef: string }, actor?: string): Promise<RefundResult> {
+    return refundResult(await this.refunds.refund(merchant.id, query.transactionRef, actor));
   }
 
   /** Every pay-in and payout method of a currency with this merchant's bounds and fees. */
