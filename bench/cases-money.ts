@@ -382,7 +382,7 @@ const webhookDispatch: BenchCase = {
   target: null,
   server: 'service',
   expectedRatio: 0,
-  async custom(ctx): Promise<CustomMeasurement> {
+  async custom(ctx, settings): Promise<CustomMeasurement> {
     const seen = new Set<string>(); // webhook-id
     let held: http.ServerResponse[] | null = [];
     let heldCount = 0;
@@ -428,6 +428,7 @@ const webhookDispatch: BenchCase = {
       });
       const completeSeconds = (performance.now() - completeStart) / 1000;
       // Release: answer what was held; from now on every request is answered at once.
+      settings.window?.start();
       const release = performance.now();
       const toAnswer = held;
       held = null;
@@ -436,6 +437,7 @@ const webhookDispatch: BenchCase = {
         allArrived.then(() => false),
         new Promise<boolean>((resolve) => setTimeout(() => resolve(true), WEBHOOK_WAIT_MS).unref()),
       ]);
+      await settings.window?.stop();
       const seconds = afterRelease > 0 ? (lastArrival - release) / 1000 : 0;
       const problems: string[] = [];
       if (timedOut) problems.push(`only ${seen.size} of ${WEBHOOK_PAYMENTS} webhooks arrived within ${WEBHOOK_WAIT_MS / 1000} s of the release`);

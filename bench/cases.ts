@@ -51,6 +51,11 @@ export interface CustomSettings {
   readonly durationSeconds: number;
   readonly warmupSeconds: number;
   readonly connections: number;
+  /**
+   * Marks the case's measured window for `--profile` (a no-op otherwise): call `start` when the window
+   * opens and `stop` when it closes, so set-up stays out of the profile.
+   */
+  readonly window?: { start(): void; stop(): Promise<void> };
 }
 
 /** What a custom case measured. */

@@ -103,6 +103,8 @@ function unsignedRequests(templates: RequestTemplate[]): PreparedRequest[] {
 interface Servers {
   readonly service: RunningProcess;
   readonly noop: RunningProcess;
+  /** The bank simulator's own process: watched so its CPU is neither the service's nor "other processes". */
+  readonly simulator: RunningProcess;
 }
 
 /** Saves a window's profile as bench/results/profiles/<store>-<case>.cpuprofile and prints its summary. */
@@ -160,6 +162,7 @@ function describe(
   const perRequest = (ms: number | undefined): number | null => (ms !== undefined && load.requests > 0 ? (ms * 1000) / load.requests : null);
   const serverCpuUsPerRequest = perRequest(load.cpu?.processMs[benchCase.server]);
   const databaseCpuUsPerRequest = store === 'postgres' && benchCase.server === 'service' ? perRequest(load.cpu?.processMs.postgres) : null;
+  const simulatorCpuUsPerRequest = benchCase.server === 'service' ? perRequest(load.cpu?.processMs.simulator) : null;
   if (load.cpu && load.cpu.foreignShare > FOREIGN_CPU_WARNING) {
     notes.push(
       `WARNING: other processes used ${Math.round(load.cpu.foreignShare * 100)} % of the machine's CPU during the window; ` +
@@ -180,6 +183,7 @@ function describe(
     `  ${benchCase.name}: ${Math.round(load.rps).toLocaleString('en-US')} req/s, p50 ${load.latencyMs.p50.toFixed(2)} ms, ` +
       `p99 ${load.latencyMs.p99.toFixed(2)} ms, non-200 ${load.non200}, server CPU ${serverCpuUsPerRequest?.toFixed(0) ?? '?'} µs/req` +
       (databaseCpuUsPerRequest === null ? ', ' : ` + PostgreSQL ${databaseCpuUsPerRequest.toFixed(0)} µs/req, `) +
+      (simulatorCpuUsPerRequest ? `simulator ${simulatorCpuUsPerRequest.toFixed(0)} µs/req, ` : '') +
       `other processes ${load.cpu ? Math.round(load.cpu.foreignShare * 100) : '?'} % CPU`,
   );
   return {
@@ -198,8 +202,23 @@ function describe(
 }
 
 /** A case that measures on its own (its own unit, its own target or none); see CustomMeasurement. */
-async function runCustom(benchCase: BenchCase, ctx: BenchContext, settings: Settings): Promise<CaseResult> {
-  const m = await benchCase.custom!(ctx, { durationSeconds: settings.durationSeconds, warmupSeconds: settings.warmupSeconds, connections: settings.connections });
+async function runCustom(benchCase: BenchCase, ctx: BenchContext, settings: Settings, profiler: InspectorProfiler | null): Promise<CaseResult> {
+  let profiling = false;
+  const window = profiler
+    ? {
+        start: () => {
+          profiling = true;
+          void profiler.start().catch(() => undefined);
+        },
+        stop: async () => {
+          if (!profiling) return;
+          profiling = false;
+          saveProfile(await profiler.stop(), ctx.store, benchCase.name);
+        },
+      }
+    : undefined;
+  const m = await benchCase.custom!(ctx, { durationSeconds: settings.durationSeconds, warmupSeconds: settings.warmupSeconds, connections: settings.connections, window });
+  await window?.stop();
   const problems = [...m.problems, ...(benchCase.verify ? await benchCase.verify(ctx) : [])];
   const rate = m.seconds > 0 ? m.operations / m.seconds : 0;
   const latency = m.latencyMs ?? { p50: NaN, p90: NaN, p99: NaN, max: NaN, mean: NaN };
@@ -255,13 +274,13 @@ async function runCase(
   profiler: InspectorProfiler | null,
 ): Promise<CaseResult> {
   try {
-    if (benchCase.custom) return await runCustom(benchCase, ctx, settings);
+    if (benchCase.custom) return await runCustom(benchCase, ctx, settings, profiler);
     if (!benchCase.prepare) throw new Error('a case needs prepare or custom');
     const requestAt = await benchCase.prepare(ctx);
     const measure = async (requests: PreparedRequest[]): Promise<LoadResult> => {
       const result = await runLoad({
         origin: servers[benchCase.server].baseUrl,
-        watch: { service: servers.service.pid, noop: servers.noop.pid },
+        watch: { service: servers.service.pid, noop: servers.noop.pid, simulator: servers.simulator.pid },
         requests,
         connections: settings.connections,
         warmupMs: settings.warmupSeconds * 1000,
@@ -311,7 +330,7 @@ async function runStore(store: StoreKind, settings: Settings, signer: RequestSig
     log(`  service pid ${service.pid} at ${service.baseUrl}; ${ctx.merchants.length} merchants (${Object.entries(keyTypes).map(([t, n]) => `${n} ${t}`).join(', ')})`);
 
     const previous = previousRates(store);
-    const servers: Servers = { service, noop };
+    const servers: Servers = { service, noop, simulator: service.simulator };
     const reference = await runCase(NOOP_CASE, ctx, settings, signer, servers, 0, null, null);
     const noopRps = reference.load?.rps || null;
     const noopFigures = noopRps ? { rps: noopRps, cpuUsPerRequest: reference.serverCpuUsPerRequest } : null;
