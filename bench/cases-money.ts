@@ -17,6 +17,7 @@ import { openStore, type Store } from '../src/store/db.js';
 import type { BenchCase, CustomMeasurement } from './cases.js';
 import type { BenchContext, HttpResult } from './context.js';
 import { BENCH_PG_URL, dropSchema } from './service.js';
+import { snapshot } from './cpu.js';
 import type { BenchMerchant, RequestTemplate } from './signing.js';
 
 const REDIRECT_URL = 'https://merchant.example/return';
@@ -429,6 +430,7 @@ const webhookDispatch: BenchCase = {
       const completeSeconds = (performance.now() - completeStart) / 1000;
       // Release: answer what was held; from now on every request is answered at once.
       settings.window?.start();
+      const cpuBefore = snapshot({ service: ctx.servicePid, bench: process.pid });
       const release = performance.now();
       const toAnswer = held;
       held = null;
@@ -437,7 +439,11 @@ const webhookDispatch: BenchCase = {
         allArrived.then(() => false),
         new Promise<boolean>((resolve) => setTimeout(() => resolve(true), WEBHOOK_WAIT_MS).unref()),
       ]);
+      const cpuAfter = snapshot({ service: ctx.servicePid, bench: process.pid });
       await settings.window?.stop();
+      const cpuMs = (name: string): number => (cpuAfter.processes[name] ?? 0) - (cpuBefore.processes[name] ?? 0);
+      let postgresMs = 0;
+      for (const [pid, ms] of cpuAfter.postgres) postgresMs += ms - (cpuBefore.postgres.get(pid) ?? 0);
       const seconds = afterRelease > 0 ? (lastArrival - release) / 1000 : 0;
       const problems: string[] = [];
       if (timedOut) problems.push(`only ${seen.size} of ${WEBHOOK_PAYMENTS} webhooks arrived within ${WEBHOOK_WAIT_MS / 1000} s of the release`);
@@ -453,6 +459,10 @@ const webhookDispatch: BenchCase = {
         notes: [
           `${seen.size} distinct deliveries: ${heldCount} held during the completions (${completeSeconds.toFixed(1)} s, ` +
             `${Math.round(WEBHOOK_PAYMENTS / completeSeconds).toLocaleString('en-US')}/s), ${afterRelease} from the backlog after the release; ${duplicates} repeated`,
+          // From the release until every webhook arrived (or the wait ended): the dispatcher's cost per delivery.
+          `service CPU ${afterRelease > 0 ? Math.round((cpuMs('service') * 1000) / afterRelease) : '?'} µs/delivery, ` +
+            `receiver (bench process) ${afterRelease > 0 ? Math.round((cpuMs('bench') * 1000) / afterRelease) : '?'} µs/delivery` +
+            (ctx.store === 'postgres' && afterRelease > 0 ? `, PostgreSQL ${Math.round((postgresMs * 1000) / afterRelease)} µs/delivery` : ''),
         ],
       };
     } finally {

@@ -323,7 +323,14 @@ async function runStore(store: StoreKind, settings: Settings, signer: RequestSig
   const service = await startService(store, { nodeArgs: settings.profile ? [`--inspect=127.0.0.1:${inspectPort}`] : [] });
   const profiler = settings.profile ? await InspectorProfiler.connect(inspectPort) : null;
   try {
-    const ctx = createContext({ store, baseUrl: service.baseUrl, adminToken: service.adminToken, signer });
+    const ctx = createContext({
+      store,
+      baseUrl: service.baseUrl,
+      servicePid: service.pid,
+      database: service.database,
+      adminToken: service.adminToken,
+      signer,
+    });
     ctx.setMerchants(await ctx.createMerchants(settings.merchantCount));
     const keyTypes: Record<string, number> = {};
     for (const m of ctx.merchants) keyTypes[m.keyType] = (keyTypes[m.keyType] ?? 0) + 1;

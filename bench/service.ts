@@ -49,6 +49,8 @@ export interface RunningService extends RunningProcess {
   readonly adminToken: string;
   /** The bank simulator, in its own process as a real upstream would be (the service reaches it at SIMULATOR_URL). */
   readonly simulator: RunningProcess;
+  /** The service's SQLite file, or its PostgreSQL schema. */
+  readonly database: { readonly sqliteFile: string | null; readonly pgSchema: string | null };
   /** Removes the data directory and, for PostgreSQL, drops the schema. Call after stop(). */
   cleanup(): Promise<void>;
 }
@@ -271,6 +273,7 @@ export async function startService(store: StoreKind, options: { extraEnv?: Recor
     store,
     adminToken: BENCH_ADMIN_TOKEN,
     simulator: simulator.handle,
+    database: { sqliteFile: store === 'sqlite' ? path.join(dataDir, 'paygate.sqlite') : null, pgSchema: schema },
     cleanup: async () => {
       pendingCleanups.delete(emergency);
       await cleanup();
