@@ -198,10 +198,15 @@ const payoutSpread: BenchCase = {
   server: 'service',
   expectedRatio: 0.2,
   async prepare(ctx) {
-    const merchants = await ctx.createMerchants(PAYOUT_MERCHANTS, { namePrefix: 'Payout Merchant' });
-    await inPool(merchants, 8, (m) => fundIdr(ctx, m.id, PAYOUT_FUNDING_IDR));
-    ctx.shared.set('payoutMerchants', merchants);
-    return (i) => ({ merchant: merchants[i % merchants.length]!, path: 'payout/initiate', body: payoutBody(`ps-${i}`, i) });
+    // A repeat of the case in the same run (the million-payment one) reuses the funded merchants.
+    let merchants = ctx.shared.get('payoutMerchants') as BenchMerchant[] | undefined;
+    if (!merchants) {
+      merchants = await ctx.createMerchants(PAYOUT_MERCHANTS, { namePrefix: 'Payout Merchant' });
+      await inPool(merchants, 8, (m) => fundIdr(ctx, m.id, PAYOUT_FUNDING_IDR));
+      ctx.shared.set('payoutMerchants', merchants);
+    }
+    const funded = merchants;
+    return (i) => ({ merchant: funded[i % funded.length]!, path: 'payout/initiate', body: payoutBody(`ps-${i}`, i) });
   },
   async verify(ctx) {
     const merchants = (ctx.shared.get('payoutMerchants') as BenchMerchant[] | undefined) ?? [];
@@ -229,8 +234,13 @@ const payoutHot: BenchCase = {
   server: 'service',
   expectedRatio: 0.1,
   async prepare(ctx) {
-    const [merchant] = await ctx.createMerchants(1, { keyTypes: ['RSA-SHA512'], namePrefix: 'Hot Merchant' });
-    await fundIdr(ctx, merchant!.id, HOT_FUNDING_IDR);
+    // Funded for a million payouts: a repeat of the case in the same run reuses it.
+    let merchant = ctx.shared.get('hotMerchant') as BenchMerchant | undefined;
+    if (!merchant) {
+      [merchant] = await ctx.createMerchants(1, { keyTypes: ['RSA-SHA512'], namePrefix: 'Hot Merchant' });
+      await fundIdr(ctx, merchant!.id, HOT_FUNDING_IDR);
+      ctx.shared.set('hotMerchant', merchant);
+    }
     const state: HotState = { merchant: merchant!, samples: 0, problems: [], sampler: undefined as unknown as NodeJS.Timeout };
     // "No balance ever negative": watch the hot merchant's balances through the run, not only at its end.
     let busy = false;

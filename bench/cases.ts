@@ -42,6 +42,11 @@ export interface BenchCase {
    * receiver, an in-process ledger burst) and reports its figures in its own unit.
    */
   custom?(ctx: BenchContext, settings: CustomSettings): Promise<CustomMeasurement>;
+  /**
+   * The name of a case measured earlier in the run that this one repeats under other conditions (the
+   * million stored payments): the verdict is then this case's throughput within 10 % of that one's.
+   */
+  readonly baseline?: string;
   /** Optional check after the load (e.g. "no balance ever negative"); returns the problems found. */
   verify?(ctx: BenchContext): Promise<string[]>;
 }

@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CASES, NOOP_CASE, type BenchCase } from './cases.js';
+import { MILLION_TOLERANCE, millionCases } from './cases-million.js';
 import { createContext, type BenchContext } from './context.js';
 import { runLoad, type LoadResult, type PreparedRequest } from './load.js';
 import { summariseProfile, type Profile } from './profile-summary.js';
@@ -76,6 +77,36 @@ function readSettings(): Settings {
 }
 
 const PROFILE_DIR = path.join(RESULTS_DIR, 'profiles');
+
+/** Every case of a run: the cases, then each again with a million payments stored (bench/cases-million.ts). */
+const ALL_CASES: readonly BenchCase[] = [...CASES, ...millionCases(CASES)];
+
+/**
+ * A case repeated under other conditions (`baseline`): PASS when its throughput is within
+ * MILLION_TOLERANCE of the base case's in this run; its own ratio and p99 are still shown.
+ */
+function againstBaseline(result: CaseResult, base: CaseResult | undefined): CaseResult {
+  if (!result.load || result.verdict === 'ERROR') return result;
+  if (!base?.load) return { ...result, verdict: 'INFO', targetLabel: 'within 10 % (no base figure in this run)' };
+  const share = result.load.rps / base.load.rps;
+  const within = share >= 1 - MILLION_TOLERANCE;
+  const healthy = result.load.non200 === 0 && result.load.networkErrors === 0 && !result.notes.some((n) => n.startsWith('check failed'));
+  const notes = [
+    ...result.notes.filter((n) => !n.startsWith('throughput ') && !n.startsWith('p99 ')),
+    `${Math.round(share * 100)} % of ${base.name}'s ${Math.round(base.load.rps).toLocaleString('en-US')} req/s` +
+      ` (its own target ${result.verdict === 'PASS' ? 'met' : 'not met'})` +
+      // CPU per request is the steadier comparison on a shared machine.
+      (result.serverCpuUsPerRequest && base.serverCpuUsPerRequest
+        ? `; server CPU ${Math.round(result.serverCpuUsPerRequest)} µs/req, ${Math.round((100 * result.serverCpuUsPerRequest) / base.serverCpuUsPerRequest)} % of the base's`
+        : ''),
+  ];
+  return {
+    ...result,
+    notes,
+    targetLabel: `≥${Math.round((1 - MILLION_TOLERANCE) * 100)}% of ${Math.round(base.load.rps).toLocaleString('en-US')}`,
+    verdict: within && healthy ? 'PASS' : 'MISS',
+  };
+}
 
 /** Above this share of the machine's CPU used by other processes during a window, the figures are flagged. */
 const FOREIGN_CPU_WARNING = 0.1;
@@ -342,11 +373,13 @@ async function runStore(store: StoreKind, settings: Settings, signer: RequestSig
     const noopRps = reference.load?.rps || null;
     const noopFigures = noopRps ? { rps: noopRps, cpuUsPerRequest: reference.serverCpuUsPerRequest } : null;
     const results: CaseResult[] = [reference];
-    const selected = CASES.filter((c) => settings.caseFilters.length === 0 || settings.caseFilters.some((f) => c.name.toLowerCase().includes(f)));
+    const selected = ALL_CASES.filter((c) => settings.caseFilters.length === 0 || settings.caseFilters.some((f) => c.name.toLowerCase().includes(f)));
     for (const benchCase of selected) {
       // The larger of the last run's rate (a quiet machine, a faster build) and the case's own guess.
-      const expected = Math.max(previous.get(benchCase.name) ?? 0, (noopRps ?? 10_000) * benchCase.expectedRatio);
-      results.push(await runCase(benchCase, ctx, settings, signer, servers, expected, noopFigures, profiler));
+      const baseRps = benchCase.baseline ? (results.find((r) => r.name === benchCase.baseline)?.load?.rps ?? 0) : 0;
+      const expected = Math.max(previous.get(benchCase.name) ?? 0, baseRps, (noopRps ?? 10_000) * benchCase.expectedRatio);
+      const result = await runCase(benchCase, ctx, settings, signer, servers, expected, noopFigures, profiler);
+      results.push(benchCase.baseline ? againstBaseline(result, results.find((r) => r.name === benchCase.baseline)) : result);
     }
 
     const memory = service.memory();
