@@ -47,6 +47,8 @@ export interface BenchCase {
    * million stored payments): the verdict is then this case's throughput within 10 % of that one's.
    */
   readonly baseline?: string;
+  /** A measurement without a verdict of its own (INFO), e.g. a harsher variant of a repeated case. */
+  readonly diagnostic?: boolean;
   /** Optional check after the load (e.g. "no balance ever negative"); returns the problems found. */
   verify?(ctx: BenchContext): Promise<string[]>;
 }
