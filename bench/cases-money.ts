@@ -17,6 +17,7 @@ import { openStore, type Store } from '../src/store/db.js';
 import type { BenchCase, CustomMeasurement } from './cases.js';
 import type { BenchContext, HttpResult } from './context.js';
 import { BENCH_PG_URL, dropSchema } from './service.js';
+import { snapshot } from './cpu.js';
 import type { BenchMerchant, RequestTemplate } from './signing.js';
 
 const REDIRECT_URL = 'https://merchant.example/return';
@@ -197,10 +198,15 @@ const payoutSpread: BenchCase = {
   server: 'service',
   expectedRatio: 0.2,
   async prepare(ctx) {
-    const merchants = await ctx.createMerchants(PAYOUT_MERCHANTS, { namePrefix: 'Payout Merchant' });
-    await inPool(merchants, 8, (m) => fundIdr(ctx, m.id, PAYOUT_FUNDING_IDR));
-    ctx.shared.set('payoutMerchants', merchants);
-    return (i) => ({ merchant: merchants[i % merchants.length]!, path: 'payout/initiate', body: payoutBody(`ps-${i}`, i) });
+    // A repeat of the case in the same run (the million-payment one) reuses the funded merchants.
+    let merchants = ctx.shared.get('payoutMerchants') as BenchMerchant[] | undefined;
+    if (!merchants) {
+      merchants = await ctx.createMerchants(PAYOUT_MERCHANTS, { namePrefix: 'Payout Merchant' });
+      await inPool(merchants, 8, (m) => fundIdr(ctx, m.id, PAYOUT_FUNDING_IDR));
+      ctx.shared.set('payoutMerchants', merchants);
+    }
+    const funded = merchants;
+    return (i) => ({ merchant: funded[i % funded.length]!, path: 'payout/initiate', body: payoutBody(`ps-${i}`, i) });
   },
   async verify(ctx) {
     const merchants = (ctx.shared.get('payoutMerchants') as BenchMerchant[] | undefined) ?? [];
@@ -228,8 +234,13 @@ const payoutHot: BenchCase = {
   server: 'service',
   expectedRatio: 0.1,
   async prepare(ctx) {
-    const [merchant] = await ctx.createMerchants(1, { keyTypes: ['RSA-SHA512'], namePrefix: 'Hot Merchant' });
-    await fundIdr(ctx, merchant!.id, HOT_FUNDING_IDR);
+    // Funded for a million payouts: a repeat of the case in the same run reuses it.
+    let merchant = ctx.shared.get('hotMerchant') as BenchMerchant | undefined;
+    if (!merchant) {
+      [merchant] = await ctx.createMerchants(1, { keyTypes: ['RSA-SHA512'], namePrefix: 'Hot Merchant' });
+      await fundIdr(ctx, merchant!.id, HOT_FUNDING_IDR);
+      ctx.shared.set('hotMerchant', merchant);
+    }
     const state: HotState = { merchant: merchant!, samples: 0, problems: [], sampler: undefined as unknown as NodeJS.Timeout };
     // "No balance ever negative": watch the hot merchant's balances through the run, not only at its end.
     let busy = false;
@@ -382,7 +393,7 @@ const webhookDispatch: BenchCase = {
   target: null,
   server: 'service',
   expectedRatio: 0,
-  async custom(ctx): Promise<CustomMeasurement> {
+  async custom(ctx, settings): Promise<CustomMeasurement> {
     const seen = new Set<string>(); // webhook-id
     let held: http.ServerResponse[] | null = [];
     let heldCount = 0;
@@ -428,6 +439,8 @@ const webhookDispatch: BenchCase = {
       });
       const completeSeconds = (performance.now() - completeStart) / 1000;
       // Release: answer what was held; from now on every request is answered at once.
+      settings.window?.start();
+      const cpuBefore = snapshot({ service: ctx.servicePid, bench: process.pid });
       const release = performance.now();
       const toAnswer = held;
       held = null;
@@ -436,6 +449,11 @@ const webhookDispatch: BenchCase = {
         allArrived.then(() => false),
         new Promise<boolean>((resolve) => setTimeout(() => resolve(true), WEBHOOK_WAIT_MS).unref()),
       ]);
+      const cpuAfter = snapshot({ service: ctx.servicePid, bench: process.pid });
+      await settings.window?.stop();
+      const cpuMs = (name: string): number => (cpuAfter.processes[name] ?? 0) - (cpuBefore.processes[name] ?? 0);
+      let postgresMs = 0;
+      for (const [pid, ms] of cpuAfter.postgres) postgresMs += ms - (cpuBefore.postgres.get(pid) ?? 0);
       const seconds = afterRelease > 0 ? (lastArrival - release) / 1000 : 0;
       const problems: string[] = [];
       if (timedOut) problems.push(`only ${seen.size} of ${WEBHOOK_PAYMENTS} webhooks arrived within ${WEBHOOK_WAIT_MS / 1000} s of the release`);
@@ -451,6 +469,10 @@ const webhookDispatch: BenchCase = {
         notes: [
           `${seen.size} distinct deliveries: ${heldCount} held during the completions (${completeSeconds.toFixed(1)} s, ` +
             `${Math.round(WEBHOOK_PAYMENTS / completeSeconds).toLocaleString('en-US')}/s), ${afterRelease} from the backlog after the release; ${duplicates} repeated`,
+          // From the release until every webhook arrived (or the wait ended): the dispatcher's cost per delivery.
+          `service CPU ${afterRelease > 0 ? Math.round((cpuMs('service') * 1000) / afterRelease) : '?'} µs/delivery, ` +
+            `receiver (bench process) ${afterRelease > 0 ? Math.round((cpuMs('bench') * 1000) / afterRelease) : '?'} µs/delivery` +
+            (ctx.store === 'postgres' && afterRelease > 0 ? `, PostgreSQL ${Math.round((postgresMs * 1000) / afterRelease)} µs/delivery` : ''),
         ],
       };
     } finally {

@@ -43,6 +43,13 @@ export interface BenchCase {
    * receiver, an in-process ledger burst) and reports its figures in its own unit.
    */
   custom?(ctx: BenchContext, settings: CustomSettings): Promise<CustomMeasurement>;
+  /**
+   * The name of a case measured earlier in the run that this one repeats under other conditions (the
+   * million stored payments): the verdict is then this case's throughput within 10 % of that one's.
+   */
+  readonly baseline?: string;
+  /** A measurement without a verdict of its own (INFO), e.g. a harsher variant of a repeated case. */
+  readonly diagnostic?: boolean;
   /** Optional check after the load (e.g. "no balance ever negative"); returns the problems found. */
   verify?(ctx: BenchContext): Promise<string[]>;
 }
@@ -52,6 +59,11 @@ export interface CustomSettings {
   readonly durationSeconds: number;
   readonly warmupSeconds: number;
   readonly connections: number;
+  /**
+   * Marks the case's measured window for `--profile` (a no-op otherwise): call `start` when the window
+   * opens and `stop` when it closes, so set-up stays out of the profile.
+   */
+  readonly window?: { start(): void; stop(): Promise<void> };
 }
 
 /** What a custom case measured. */

@@ -12,6 +12,10 @@ export interface HttpResult {
 export interface BenchContext {
   readonly store: StoreKind;
   readonly baseUrl: string;
+  /** The service's process id (for CPU accounting in custom cases). */
+  readonly servicePid: number;
+  /** Where the service keeps its data: the SQLite file, or the PostgreSQL schema (for bulk seeding). */
+  readonly database: { readonly sqliteFile: string | null; readonly pgSchema: string | null };
   readonly adminToken: string;
   /** The run's shared merchants (`--merchants`, default 20), RSA-SHA512 and HMAC-SHA256 alternating. */
   readonly merchants: readonly BenchMerchant[];
@@ -41,6 +45,8 @@ const DEFAULT_KEY_TYPES: readonly KeyType[] = ['RSA-SHA512', 'HMAC-SHA256'];
 export function createContext(options: {
   store: StoreKind;
   baseUrl: string;
+  servicePid: number;
+  database: { readonly sqliteFile: string | null; readonly pgSchema: string | null };
   adminToken: string;
   signer: RequestSigner;
 }): BenchContext & { setMerchants(merchants: readonly BenchMerchant[]): void } {
@@ -71,6 +77,8 @@ export function createContext(options: {
   return {
     store: options.store,
     baseUrl,
+    servicePid: options.servicePid,
+    database: options.database,
     adminToken,
     get merchants() {
       return merchants;

@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CASES, NOOP_CASE, type BenchCase } from './cases.js';
+import { MILLION_TOLERANCE, millionCases } from './cases-million.js';
 import { createContext, type BenchContext } from './context.js';
 import { runLoad, type LoadResult, type PreparedRequest } from './load.js';
 import { summariseProfile, type Profile } from './profile-summary.js';
@@ -31,10 +32,12 @@ interface Settings {
   readonly caseFilters: string[];
   readonly maxRequests: number;
   readonly profile: boolean;
+  /** Run the million-payment repeats (`--no-million` leaves them out, for a quicker look). */
+  readonly million: boolean;
 }
 
 const USAGE = `usage: npm run bench -- [--store sqlite|postgres|all] [--case <text>]... [--duration <s>] [--warmup <s>]
-                          [--connections <n>] [--merchants <n>] [--max-requests <n>] [--profile]`;
+                          [--connections <n>] [--merchants <n>] [--max-requests <n>] [--profile] [--no-million]`;
 
 function readSettings(): Settings {
   const { values } = parseArgs({
@@ -47,6 +50,7 @@ function readSettings(): Settings {
       merchants: { type: 'string' },
       'max-requests': { type: 'string' },
       profile: { type: 'boolean' },
+      'no-million': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: false,
@@ -72,10 +76,42 @@ function readSettings(): Settings {
     caseFilters: (values.case ?? []).flatMap((c) => c.split(',')).map((c) => c.trim().toLowerCase()).filter(Boolean),
     maxRequests: Math.round(number(values['max-requests'], 400_000, 'max-requests', 1000)),
     profile: values.profile ?? false,
+    million: !(values['no-million'] ?? false),
   };
 }
 
 const PROFILE_DIR = path.join(RESULTS_DIR, 'profiles');
+
+/** Every case of a run: the cases, then each again with a million payments stored (bench/cases-million.ts). */
+const ALL_CASES: readonly BenchCase[] = [...CASES, ...millionCases(CASES)];
+
+/**
+ * A case repeated under other conditions (`baseline`): PASS when its throughput is within
+ * MILLION_TOLERANCE of the base case's in this run; its own ratio and p99 are still shown.
+ */
+function againstBaseline(found: CaseResult, base: CaseResult | undefined, diagnostic = false): CaseResult {
+  const result = { ...found, diagnostic };
+  if (!result.load || result.verdict === 'ERROR') return result;
+  if (!base?.load) return { ...result, verdict: 'INFO', targetLabel: 'within 10 % (no base figure in this run)' };
+  const share = result.load.rps / base.load.rps;
+  const within = share >= 1 - MILLION_TOLERANCE;
+  const healthy = result.load.non200 === 0 && result.load.networkErrors === 0 && !result.notes.some((n) => n.startsWith('check failed'));
+  const notes = [
+    ...result.notes.filter((n) => !n.startsWith('throughput ') && !n.startsWith('p99 ')),
+    `${Math.round(share * 100)} % of ${base.name}'s ${Math.round(base.load.rps).toLocaleString('en-US')} req/s` +
+      ` (its own target ${result.verdict === 'PASS' ? 'met' : 'not met'})` +
+      // CPU per request is the steadier comparison on a shared machine.
+      (result.serverCpuUsPerRequest && base.serverCpuUsPerRequest
+        ? `; server CPU ${Math.round(result.serverCpuUsPerRequest)} µs/req, ${Math.round((100 * result.serverCpuUsPerRequest) / base.serverCpuUsPerRequest)} % of the base's`
+        : ''),
+  ];
+  return {
+    ...result,
+    notes,
+    targetLabel: `≥${Math.round((1 - MILLION_TOLERANCE) * 100)}% of ${Math.round(base.load.rps).toLocaleString('en-US')}`,
+    verdict: result.diagnostic ? 'INFO' : within && healthy ? 'PASS' : 'MISS',
+  };
+}
 
 /** Above this share of the machine's CPU used by other processes during a window, the figures are flagged. */
 const FOREIGN_CPU_WARNING = 0.1;
@@ -103,6 +139,8 @@ function unsignedRequests(templates: RequestTemplate[]): PreparedRequest[] {
 interface Servers {
   readonly service: RunningProcess;
   readonly noop: RunningProcess;
+  /** The bank simulator's own process: watched so its CPU is neither the service's nor "other processes". */
+  readonly simulator: RunningProcess;
 }
 
 /** Saves a window's profile as bench/results/profiles/<store>-<case>.cpuprofile and prints its summary. */
@@ -160,6 +198,7 @@ function describe(
   const perRequest = (ms: number | undefined): number | null => (ms !== undefined && load.requests > 0 ? (ms * 1000) / load.requests : null);
   const serverCpuUsPerRequest = perRequest(load.cpu?.processMs[benchCase.server]);
   const databaseCpuUsPerRequest = store === 'postgres' && benchCase.server === 'service' ? perRequest(load.cpu?.processMs.postgres) : null;
+  const simulatorCpuUsPerRequest = benchCase.server === 'service' ? perRequest(load.cpu?.processMs.simulator) : null;
   if (load.cpu && load.cpu.foreignShare > FOREIGN_CPU_WARNING) {
     notes.push(
       `WARNING: other processes used ${Math.round(load.cpu.foreignShare * 100)} % of the machine's CPU during the window; ` +
@@ -180,6 +219,7 @@ function describe(
     `  ${benchCase.name}: ${Math.round(load.rps).toLocaleString('en-US')} req/s, p50 ${load.latencyMs.p50.toFixed(2)} ms, ` +
       `p99 ${load.latencyMs.p99.toFixed(2)} ms, non-200 ${load.non200}, server CPU ${serverCpuUsPerRequest?.toFixed(0) ?? '?'} µs/req` +
       (databaseCpuUsPerRequest === null ? ', ' : ` + PostgreSQL ${databaseCpuUsPerRequest.toFixed(0)} µs/req, `) +
+      (simulatorCpuUsPerRequest ? `simulator ${simulatorCpuUsPerRequest.toFixed(0)} µs/req, ` : '') +
       `other processes ${load.cpu ? Math.round(load.cpu.foreignShare * 100) : '?'} % CPU`,
   );
   return {
@@ -198,8 +238,23 @@ function describe(
 }
 
 /** A case that measures on its own (its own unit, its own target or none); see CustomMeasurement. */
-async function runCustom(benchCase: BenchCase, ctx: BenchContext, settings: Settings): Promise<CaseResult> {
-  const m = await benchCase.custom!(ctx, { durationSeconds: settings.durationSeconds, warmupSeconds: settings.warmupSeconds, connections: settings.connections });
+async function runCustom(benchCase: BenchCase, ctx: BenchContext, settings: Settings, profiler: InspectorProfiler | null): Promise<CaseResult> {
+  let profiling = false;
+  const window = profiler
+    ? {
+        start: () => {
+          profiling = true;
+          void profiler.start().catch(() => undefined);
+        },
+        stop: async () => {
+          if (!profiling) return;
+          profiling = false;
+          saveProfile(await profiler.stop(), ctx.store, benchCase.name);
+        },
+      }
+    : undefined;
+  const m = await benchCase.custom!(ctx, { durationSeconds: settings.durationSeconds, warmupSeconds: settings.warmupSeconds, connections: settings.connections, window });
+  await window?.stop();
   const problems = [...m.problems, ...(benchCase.verify ? await benchCase.verify(ctx) : [])];
   const rate = m.seconds > 0 ? m.operations / m.seconds : 0;
   const latency = m.latencyMs ?? { p50: NaN, p90: NaN, p99: NaN, max: NaN, mean: NaN };
@@ -255,13 +310,13 @@ async function runCase(
   profiler: InspectorProfiler | null,
 ): Promise<CaseResult> {
   try {
-    if (benchCase.custom) return await runCustom(benchCase, ctx, settings);
+    if (benchCase.custom) return await runCustom(benchCase, ctx, settings, profiler);
     if (!benchCase.prepare) throw new Error('a case needs prepare or custom');
     const requestAt = await benchCase.prepare(ctx);
     const measure = async (requests: PreparedRequest[]): Promise<LoadResult> => {
       const result = await runLoad({
         origin: servers[benchCase.server].baseUrl,
-        watch: { service: servers.service.pid, noop: servers.noop.pid },
+        watch: { service: servers.service.pid, noop: servers.noop.pid, simulator: servers.simulator.pid },
         requests,
         connections: settings.connections,
         warmupMs: settings.warmupSeconds * 1000,
@@ -304,23 +359,32 @@ async function runStore(store: StoreKind, settings: Settings, signer: RequestSig
   const service = await startService(store, { nodeArgs: settings.profile ? [`--inspect=127.0.0.1:${inspectPort}`] : [] });
   const profiler = settings.profile ? await InspectorProfiler.connect(inspectPort) : null;
   try {
-    const ctx = createContext({ store, baseUrl: service.baseUrl, adminToken: service.adminToken, signer });
+    const ctx = createContext({
+      store,
+      baseUrl: service.baseUrl,
+      servicePid: service.pid,
+      database: service.database,
+      adminToken: service.adminToken,
+      signer,
+    });
     ctx.setMerchants(await ctx.createMerchants(settings.merchantCount));
     const keyTypes: Record<string, number> = {};
     for (const m of ctx.merchants) keyTypes[m.keyType] = (keyTypes[m.keyType] ?? 0) + 1;
     log(`  service pid ${service.pid} at ${service.baseUrl}; ${ctx.merchants.length} merchants (${Object.entries(keyTypes).map(([t, n]) => `${n} ${t}`).join(', ')})`);
 
     const previous = previousRates(store);
-    const servers: Servers = { service, noop };
+    const servers: Servers = { service, noop, simulator: service.simulator };
     const reference = await runCase(NOOP_CASE, ctx, settings, signer, servers, 0, null, null);
     const noopRps = reference.load?.rps || null;
     const noopFigures = noopRps ? { rps: noopRps, cpuUsPerRequest: reference.serverCpuUsPerRequest } : null;
     const results: CaseResult[] = [reference];
-    const selected = CASES.filter((c) => settings.caseFilters.length === 0 || settings.caseFilters.some((f) => c.name.toLowerCase().includes(f)));
+    const selected = (settings.million ? ALL_CASES : CASES).filter((c) => settings.caseFilters.length === 0 || settings.caseFilters.some((f) => c.name.toLowerCase().includes(f)));
     for (const benchCase of selected) {
       // The larger of the last run's rate (a quiet machine, a faster build) and the case's own guess.
-      const expected = Math.max(previous.get(benchCase.name) ?? 0, (noopRps ?? 10_000) * benchCase.expectedRatio);
-      results.push(await runCase(benchCase, ctx, settings, signer, servers, expected, noopFigures, profiler));
+      const baseRps = benchCase.baseline ? (results.find((r) => r.name === benchCase.baseline)?.load?.rps ?? 0) : 0;
+      const expected = Math.max(previous.get(benchCase.name) ?? 0, baseRps, (noopRps ?? 10_000) * benchCase.expectedRatio);
+      const result = await runCase(benchCase, ctx, settings, signer, servers, expected, noopFigures, profiler);
+      results.push(benchCase.baseline ? againstBaseline(result, results.find((r) => r.name === benchCase.baseline), benchCase.diagnostic) : result);
     }
 
     const memory = service.memory();

@@ -47,6 +47,10 @@ export interface RunningProcess {
 export interface RunningService extends RunningProcess {
   readonly store: StoreKind;
   readonly adminToken: string;
+  /** The bank simulator, in its own process as a real upstream would be (the service reaches it at SIMULATOR_URL). */
+  readonly simulator: RunningProcess;
+  /** The service's SQLite file, or its PostgreSQL schema. */
+  readonly database: { readonly sqliteFile: string | null; readonly pgSchema: string | null };
   /** Removes the data directory and, for PostgreSQL, drops the schema. Call after stop(). */
   cleanup(): Promise<void>;
 }
@@ -160,6 +164,59 @@ export async function dropSchema(schema: string): Promise<void> {
 }
 
 /**
+ * The bank simulator (src/simulator/main.ts) in its own process, its callbacks aimed at the service's
+ * port: run inside the service, its request handling and payout timers would be counted as the
+ * service's CPU, which a real upstream never is.
+ */
+async function startSimulatorProcess(dataDir: string, servicePort: number): Promise<{ handle: RunningProcess; env: Record<string, string> }> {
+  const port = await freePort();
+  const key = `sim_bench_${crypto.randomBytes(8).toString('hex')}`;
+  const callbackSecret = crypto.randomBytes(16).toString('hex');
+  const logFile = path.join(dataDir, 'simulator.log');
+  const child = spawnNode(
+    'simulator',
+    'src/simulator/main.ts',
+    {
+      SIM_HOST: '127.0.0.1',
+      SIM_PORT: String(port),
+      SIM_KEY: key,
+      SIM_CALLBACK_SECRET: callbackSecret,
+      SIM_CALLBACK_URL: `http://127.0.0.1:${servicePort}/v1/callbacks/simulator`,
+      // Its request log would only fill the disk and cost the simulator CPU.
+      SIM_LOGGER: 'false',
+    },
+    logFile,
+  );
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const handle = processHandle('simulator', child, baseUrl, logFile);
+  try {
+    await waitForTcp(port, child, logFile, 30_000);
+  } catch (error) {
+    await handle.stop(1000);
+    throw error;
+  }
+  return { handle, env: { SIMULATOR_URL: baseUrl, SIMULATOR_KEY: key, SIMULATOR_CALLBACK_SECRET: callbackSecret } };
+}
+
+/** Waits until something accepts connections on the loopback port (the simulator has no health route). */
+async function waitForTcp(port: number, child: ChildProcess, logFile: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`simulator exited (${child.exitCode ?? child.signalCode}) before listening; log tail:\n${tail(logFile)}`);
+    }
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.once('connect', () => (socket.destroy(), resolve(true)));
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`simulator not listening on ${port} after ${timeoutMs} ms; log tail:\n${tail(logFile)}`);
+}
+
+/**
  * Starts the service on a fresh database and waits until /readyz answers 200. `nodeArgs` go before the
  * script (e.g. `--cpu-prof`); `extraEnv` overrides any setting.
  */
@@ -168,6 +225,7 @@ export async function startService(store: StoreKind, options: { extraEnv?: Recor
   const logFile = path.join(dataDir, 'service.log');
   const schema = store === 'postgres' ? `bench_${crypto.randomBytes(6).toString('hex')}` : null;
   const port = await freePort();
+  const simulator = await startSimulatorProcess(dataDir, port);
   const env: Record<string, string> = {
     PORT: String(port),
     HOST: '127.0.0.1',
@@ -182,6 +240,7 @@ export async function startService(store: StoreKind, options: { extraEnv?: Recor
     WEBHOOK_ALLOW_HTTP: 'true',
     DATABASE_URL: store === 'postgres' ? BENCH_PG_URL : '',
     DATABASE_SCHEMA: schema ?? '',
+    ...simulator.env,
     ...options.extraEnv,
   };
   const child = spawnNode('service', 'src/main.ts', env, logFile, options.nodeArgs);
@@ -193,6 +252,7 @@ export async function startService(store: StoreKind, options: { extraEnv?: Recor
   };
   const emergency = async (): Promise<void> => {
     await base.stop(1000);
+    await simulator.handle.stop(1000);
     await cleanup();
   };
   pendingCleanups.add(emergency);
@@ -205,8 +265,15 @@ export async function startService(store: StoreKind, options: { extraEnv?: Recor
   }
   return {
     ...base,
+    // The simulator outlives the service's shutdown (which may still finish payouts with it), then stops.
+    stop: async (graceMs?: number) => {
+      await base.stop(graceMs);
+      await simulator.handle.stop(graceMs);
+    },
     store,
     adminToken: BENCH_ADMIN_TOKEN,
+    simulator: simulator.handle,
+    database: { sqliteFile: store === 'sqlite' ? path.join(dataDir, 'paygate.sqlite') : null, pgSchema: schema },
     cleanup: async () => {
       pendingCleanups.delete(emergency);
       await cleanup();

@@ -6,7 +6,8 @@ import { startSimulator } from './server.js';
 
 async function main(): Promise<void> {
   const config = standaloneConfigFromEnv(process.env);
-  const simulator = await startSimulator({ ...config, logger: true });
+  // SIM_LOGGER=false silences the request log (the benchmark's simulator answers thousands a second).
+  const simulator = await startSimulator({ ...config, logger: process.env.SIM_LOGGER !== 'false' });
   process.stdout.write(`Bank simulator on ${simulator.url}, callbacks to ${config.callbackUrl}\n`);
   const stop = async (): Promise<void> => {
     await simulator.close();

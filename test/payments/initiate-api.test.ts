@@ -150,6 +150,37 @@ describe('idempotency by merchantRef', () => {
     expect(await paymentsOf(racer.id)).toBe(1);
   });
 
+  it('commits the new payments of a group arriving together while refusing the one whose merchantRef is taken', async () => {
+    const grouped = await server.createMerchant();
+    const taken = initiateBody('IDR', 'BNI');
+    expect((await grouped.client.paymentInitiate(taken)).status).toBe(200);
+    const fresh = [initiateBody('IDR', 'BNI'), initiateBody('NGN', 'TRANSFER'), initiateBody('EGP', 'FAWRY')];
+    const answers = await Promise.all([
+      grouped.client.paymentInitiate(fresh[0]!),
+      grouped.client.paymentInitiate({ ...taken, amount: taken.amount + 1 }),
+      grouped.client.paymentInitiate(fresh[1]!),
+      grouped.client.paymentInitiate(fresh[2]!),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([200, 409, 200, 200]);
+    expect(answers[1]!.message).toBe('DUPLICATE_MERCHANT_REF');
+    expect(await paymentsOf(grouped.id)).toBe(4);
+    for (const body of fresh) {
+      const status = await grouped.client.paymentStatus({ merchantRef: body.merchantRef });
+      expect(status.data).toMatchObject({ merchantRef: body.merchantRef, amount: body.amount, status: 'Pending' });
+    }
+  });
+
+  it('creates one of two different requests racing for one merchantRef and refuses the other', async () => {
+    const racer = await server.createMerchant();
+    const body = initiateBody('NGN', 'TRANSFER');
+    const answers = await Promise.all([racer.client.paymentInitiate(body), racer.client.paymentInitiate({ ...body, amount: body.amount + 1 })]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    const winner = answers.find((a) => a.status === 200)!;
+    const stored = await racer.client.paymentStatus({ merchantRef: body.merchantRef });
+    expect(stored.data).toMatchObject({ transactionRef: winner.data.transactionRef, amount: winner.data.amount });
+    expect(await paymentsOf(racer.id)).toBe(1);
+  });
+
   it('keeps merchantRefs of different merchants apart', async () => {
     const other = await server.createMerchant();
     const body = initiateBody('INR', 'NATIVE');

@@ -9,6 +9,7 @@ import { CLAIM_LEASE_MS, collectionRetryDelayMs, FIRST_RECONCILE_AFTER_MS } from
 import { claimCollection, collectionsDue } from './repository.js';
 import type { PaymentsTable } from './payment-rows.js';
 import { markFailed } from './transitions.js';
+import { writeGroupOf } from '../../store/write-group.js';
 
 export type CollectionOutcome = 'ready' | 'retrying' | 'refused' | 'not-claimed';
 
@@ -16,7 +17,13 @@ export type CollectionOutcome = 'ready' | 'retrying' | 'refused' | 'not-claimed'
 export async function claimDueCollections(deps: PaymentContext, limit: number): Promise<PaymentsTable[]> {
   const nowMs = deps.clock.nowMs();
   const due = await collectionsDue(deps.db, nowMs, limit);
-  const claimed = await Promise.all(due.map((row) => claimCollection(deps.db, row, nowMs + CLAIM_LEASE_MS)));
+  if (due.length === 0) return [];
+  // Every claim of the run in one commit: each is a conditional update of its own row.
+  const claimed = await deps.db.transaction().execute(async (trx) => {
+    const won: boolean[] = [];
+    for (const row of due) won.push(await claimCollection(trx, row, nowMs + CLAIM_LEASE_MS));
+    return won;
+  });
   return due.filter((_, i) => claimed[i]);
 }
 
@@ -46,17 +53,20 @@ export async function askForCollection(deps: PaymentContext, row: PaymentsTable)
     });
     const readyAtMs = deps.clock.nowMs();
     const firstReconcileMs = Math.min(readyAtMs + FIRST_RECONCILE_AFTER_MS, Number(row.expires_at_ms));
-    await deps.db
-      .updateTable('payments')
-      .set({
-        collection_state: 'ready',
-        collection_json: JSON.stringify(collection.instructions),
-        upstream_ref: collection.upstreamRef,
-        reconcile_at_ms: BigInt(firstReconcileMs),
-      })
-      .where('transaction_ref', '=', row.transaction_ref)
-      .where('collection_state', '=', 'requested')
-      .execute();
+    // Shares its commit with the other collections (and writes) finishing at the same time.
+    await writeGroupOf(deps.db).run((trx) =>
+      trx
+        .updateTable('payments')
+        .set({
+          collection_state: 'ready',
+          collection_json: JSON.stringify(collection.instructions),
+          upstream_ref: collection.upstreamRef,
+          reconcile_at_ms: BigInt(firstReconcileMs),
+        })
+        .where('transaction_ref', '=', row.transaction_ref)
+        .where('collection_state', '=', 'requested')
+        .execute(),
+    );
     return 'ready';
   } catch (error) {
     if (error instanceof UpstreamUnavailableError) {

@@ -34,6 +34,22 @@ export async function insertIfNew(db: Executor, row: PaymentsTable): Promise<boo
   return inserted !== undefined;
 }
 
+/**
+ * Inserts each row unless its merchant already used its merchantRef (another row of the same list
+ * included: the first one wins), in one statement and so one commit; answers the transactionRefs
+ * of the rows it created.
+ */
+export async function insertAllIfNew(db: Executor, rows: readonly PaymentsTable[]): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const inserted = await db
+    .insertInto('payments')
+    .values([...rows])
+    .onConflict((oc) => oc.columns(['merchant_id', 'merchant_ref']).doNothing())
+    .returning('transaction_ref')
+    .execute();
+  return new Set(inserted.map((r) => r.transaction_ref));
+}
+
 /** Payments whose collection the channel should be asked for now. */
 export async function collectionsDue(db: Executor, nowMs: number, limit: number): Promise<PaymentsTable[]> {
   return db

@@ -38,7 +38,8 @@ import {
   type RefundResult,
 } from './records.js';
 import { Refunds } from './refunds.js';
-import { findByRef, findByTokenHash, findForMerchant, insertIfNew } from './repository.js';
+import { findByRef, findByTokenHash, findForMerchant } from './repository.js';
+import { PaymentIntakeBatch } from './intake-batch.js';
 import { buildDraft, requestHash, requirePayinMethod, type InitiateRequest } from './payment-request.js';
 import { oneReference, requireCurrency, type RecordQuery } from '../request-rules.js';
 import { Reconciler } from './reconciler.js';
@@ -84,12 +85,15 @@ export class PaymentService implements CheckoutSource {
   readonly jobs: PaymentJobs;
   private readonly refunds: Refunds;
   private readonly reconciler: Reconciler;
+  /** New payments' rows, committed together with those of concurrent requests (group commit). */
+  private readonly intake: PaymentIntakeBatch;
 
   /** Late money held for the operator, and its resolution. */
   readonly held: HeldMoneyService;
 
   constructor(private readonly deps: PaymentContext) {
     this.held = new HeldMoneyService(deps);
+    this.intake = new PaymentIntakeBatch(deps.db);
     this.refunds = new Refunds(deps);
     this.reconciler = new Reconciler(deps, (ref, state) => this.applyCollectionState(ref, state));
     this.jobs = paymentJobs(deps, { reconciler: this.reconciler, refunds: this.refunds });
@@ -147,7 +151,7 @@ export class PaymentService implements CheckoutSource {
       completed_at_ms: null,
       refunded_at_ms: null,
     };
-    if (await insertIfNew(this.deps.db, row)) return initiateResult(row, this.checkoutUrlOf(token));
+    if (await this.intake.insertIfNew(row)) return initiateResult(row, this.checkoutUrlOf(token));
     const original = await findForMerchant(this.deps.db, merchant.id, { merchantRef: draft.merchantRef });
     if (!original) throw new Error(`payments: merchantRef ${draft.merchantRef} conflicted but cannot be read`);
     if (original.request_hash !== hash) {

@@ -5,7 +5,7 @@ import { newId } from '../../core/ids.js';
 import type { Currency, Minor } from '../../core/money.js';
 import type { Reservation } from '../../ledger/service.js';
 import type { Executor } from '../../store/schema.js';
-import { withTransaction } from '../../store/transactions.js';
+import { writeGroupOf } from '../../store/write-group.js';
 import type { Merchant } from '../../merchants/merchant-service.js';
 import { computeFee } from '../fees.js';
 import type { AmountBounds } from '../methods.js';
@@ -41,7 +41,8 @@ export async function acceptPayout(
     return original ? { original } : { check: await checkBeneficiaryName(names, merchant, draft) };
   });
   if ('original' in prepared) return theOriginal(prepared.original, prepared.draft.merchantRef, prepared.hash);
-  return withTransaction(ctx.db, async (trx) => {
+  // Group-committed with the payouts arriving at the same time, each under its own savepoint (write-group.ts).
+  return writeGroupOf(ctx.db).run(async (trx) => {
     const stored = await storePayout(trx, ctx, merchant, prepared, { batchId: null, keyId });
     if (stored.row) return stored.row;
     const original = await findPayoutForMerchant(trx, merchant.id, { merchantRef: prepared.draft.merchantRef });

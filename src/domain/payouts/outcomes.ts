@@ -6,7 +6,7 @@
 // it happens once, completely, or not at all; a final status never changes again. A batch's item
 // also counts down its batch there (batch-completion.ts).
 import type { PayoutState } from '../../connectors/channel.js';
-import { withTransaction } from '../../store/transactions.js';
+import { writeGroupOf } from '../../store/write-group.js';
 import { failureReasonOf } from '../failure-reasons.js';
 import { noteBatchItemFinal } from './batch-completion.js';
 import { assertReservationOf } from './intake.js';
@@ -21,19 +21,21 @@ import type { PayoutsTable } from './payout-rows.js';
 /** Initiated -> Processing: the upstream took the payout. The first poll is scheduled. */
 export async function markProcessing(ctx: PayoutContext, row: PayoutsTable, state: PayoutState): Promise<boolean> {
   const nowMs = ctx.clock.nowMs();
-  const result = await ctx.db
-    .updateTable('payouts')
-    .set({
-      status: 'Processing',
-      upstream_ref: state.upstreamRef ?? row.upstream_ref,
-      utr: state.utr ?? row.utr,
-      query_attempts: 0n,
-      next_action_at_ms: BigInt(nowMs + pollDelayMs(0)),
-      updated_at_ms: BigInt(nowMs),
-    })
-    .where('transaction_ref', '=', row.transaction_ref)
-    .where('status', 'in', upstreamStatusesBefore('Processing'))
-    .executeTakeFirst();
+  const result = await writeGroupOf(ctx.db).run((trx) =>
+    trx
+      .updateTable('payouts')
+      .set({
+        status: 'Processing',
+        upstream_ref: state.upstreamRef ?? row.upstream_ref,
+        utr: state.utr ?? row.utr,
+        query_attempts: 0n,
+        next_action_at_ms: BigInt(nowMs + pollDelayMs(0)),
+        updated_at_ms: BigInt(nowMs),
+      })
+      .where('transaction_ref', '=', row.transaction_ref)
+      .where('status', 'in', upstreamStatusesBefore('Processing'))
+      .executeTakeFirst(),
+  );
   if (result.numUpdatedRows !== 1n) return false;
   assertTransition(row.status, 'Processing', row.transaction_ref);
   return true;
@@ -66,7 +68,8 @@ export function closePayout(
   from: readonly PayoutStatus[],
   extra: { readonly approvalDecidedByKeyId?: string; readonly approvalReason?: string | null } = {},
 ): Promise<PayoutsTable | null> {
-  return withTransaction(ctx.db, async (trx) => {
+  // Group-committed with the other writes of the moment, under its own savepoint (write-group.ts).
+  return writeGroupOf(ctx.db).run(async (trx) => {
     const nowMs = ctx.clock.nowMs();
     const result = await trx
       .updateTable('payouts')

@@ -97,18 +97,23 @@ export async function claimWithLease(db: Db, kind: StoreKind, nowMs: number, lea
       return rows.map((row) => ({ ...row, locked_until_ms: lease }));
     });
   }
-  const claimed: PayoutsTable[] = [];
-  for (const row of await due(db).execute()) {
-    const result = await db
-      .updateTable('payouts')
-      .set({ locked_until_ms: lease })
-      .where('transaction_ref', '=', row.transaction_ref)
-      .where('status', '=', row.status)
-      .where((eb) => eb.or([eb('locked_until_ms', 'is', null), eb('locked_until_ms', '<=', now)]))
-      .executeTakeFirst();
-    if (result.numUpdatedRows === 1n) claimed.push({ ...row, locked_until_ms: lease });
-  }
-  return claimed;
+  const rows = await due(db).execute();
+  if (rows.length === 0) return [];
+  // Every claim of the run in one commit (one fsync): each is still a conditional update of its row.
+  return db.transaction().execute(async (trx) => {
+    const claimed: PayoutsTable[] = [];
+    for (const row of rows) {
+      const result = await trx
+        .updateTable('payouts')
+        .set({ locked_until_ms: lease })
+        .where('transaction_ref', '=', row.transaction_ref)
+        .where('status', '=', row.status)
+        .where((eb) => eb.or([eb('locked_until_ms', 'is', null), eb('locked_until_ms', '<=', now)]))
+        .executeTakeFirst();
+      if (result.numUpdatedRows === 1n) claimed.push({ ...row, locked_until_ms: lease });
+    }
+    return claimed;
+  });
 }
 
 /**

@@ -1,0 +1,74 @@
+// Group commit for whole units of work: the transactions that requests and jobs start at about the
+// same time run one after another inside one transaction, so they share its commit (one fsync)
+// instead of each paying for its own, with the same durability: no caller hears back before the
+// shared commit. Each unit runs under a savepoint of its own, so one that fails (a short balance, a
+// constraint) is rolled back alone and fails alone; the others commit. A unit that lost a deadlock
+// or serialization race, or a group whose commit failed, runs again in a transaction of its own.
+import { sql, type Transaction } from 'kysely';
+import { GroupBatch } from '../core/group-batch.js';
+import type { Database, Db } from './schema.js';
+import { isRetryableDbError, withTransaction } from './transactions.js';
+
+/** Units per shared transaction: bounds how long one commit keeps its callers waiting. */
+export const MAX_UNITS_PER_COMMIT = 64;
+
+type Unit = (trx: Transaction<Database>) => Promise<unknown>;
+type Outcome = { readonly value: unknown } | { readonly error: unknown } | { readonly alone: true };
+
+export class WriteGroup {
+  private readonly batch: GroupBatch<Unit, Outcome>;
+
+  constructor(
+    private readonly db: Db,
+    maxUnitsPerCommit: number = MAX_UNITS_PER_COMMIT,
+  ) {
+    this.batch = new GroupBatch(maxUnitsPerCommit, (units) => this.runGroup(units));
+  }
+
+  /**
+   * Runs `work` in a transaction shared with other units, all or nothing for this unit; resolves
+   * with its answer once the shared transaction committed, or rejects with its own failure.
+   * `work` must touch nothing but the database through `trx` (it may run twice).
+   */
+  async run<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    let outcome: Outcome;
+    try {
+      outcome = await this.batch.add(work);
+    } catch {
+      // The shared commit failed: everything was rolled back, so this unit runs again on its own.
+      outcome = { alone: true };
+    }
+    if ('alone' in outcome) return withTransaction(this.db, work);
+    if ('error' in outcome) throw outcome.error;
+    return outcome.value as T;
+  }
+
+  private async runGroup(units: readonly Unit[]): Promise<Outcome[]> {
+    if (units.length === 1) return [{ alone: true }];
+    return this.db.transaction().execute(async (trx) => {
+      const outcomes: Outcome[] = [];
+      for (const unit of units) {
+        await sql`SAVEPOINT write_group_unit`.execute(trx);
+        try {
+          const value = await unit(trx);
+          await sql`RELEASE SAVEPOINT write_group_unit`.execute(trx);
+          outcomes.push({ value });
+        } catch (error) {
+          await sql`ROLLBACK TO SAVEPOINT write_group_unit`.execute(trx);
+          await sql`RELEASE SAVEPOINT write_group_unit`.execute(trx);
+          outcomes.push(isRetryableDbError(error) ? { alone: true } : { error });
+        }
+      }
+      return outcomes;
+    });
+  }
+}
+
+const groups = new WeakMap<Db, WriteGroup>();
+
+/** The store's one write group (made on first use), so every caller of a store shares its commits. */
+export function writeGroupOf(db: Db): WriteGroup {
+  let group = groups.get(db);
+  if (!group) groups.set(db, (group = new WriteGroup(db)));
+  return group;
+}
