@@ -38,14 +38,28 @@ const VARIANTS = [
 ] as const;
 
 /** The i-th seeded payment's transactionRef (UUID-shaped, like every real one); both seeders build the same text. */
-export const seededRef = (i: number): string => `01900000-0000-7000-8000-${String(i).padStart(12, '0')}`;
+export const seededRef = (i: number): string => `${REF_PREFIX}${String(i).padStart(12, '0')}`;
 
 /** A sealed token's length, so the rows are as wide as real ones; seeded tokens are never opened. */
 const SEALED_TOKEN_PLACEHOLDER = `seeded.${'x'.repeat(100)}`;
 
-const merchantValues = (ctx: BenchContext): { sql: string; params: string[] } => ({
-  sql: ctx.merchants.map((_, k) => `(${k}, ?)`).join(', '),
-  params: ctx.merchants.map((m) => m.id),
+/**
+ * What to seed: `count` expired payments spread over `merchantIds` in turn, their transactionRefs
+ * `<refPrefix><12-digit i>` and merchantRefs `<merchantRefPrefix><i>`, with or without their events.
+ */
+export interface SeedPlan {
+  readonly merchantIds: readonly string[];
+  readonly count: number;
+  readonly refPrefix: string;
+  readonly merchantRefPrefix: string;
+  readonly withEvents: boolean;
+}
+
+const REF_PREFIX = '01900000-0000-7000-8000-';
+
+const merchantValues = (plan: SeedPlan): { sql: string; params: string[] } => ({
+  sql: plan.merchantIds.map((_, k) => `(${k}, ?)`).join(', '),
+  params: [...plan.merchantIds],
 });
 
 function variantCase(column: 'currency' | 'method' | 'amountMinor' | 'feeMinor' | 'phone', index: string): string {
@@ -54,17 +68,17 @@ function variantCase(column: 'currency' | 'method' | 'amountMinor' | 'feeMinor' 
 }
 
 /** SQLite: chunks of a recursive-CTE INSERT ... SELECT on a connection of our own to the service's file. */
-function seedSqlite(ctx: BenchContext, file: string, startMs: number): void {
+export function seedSqlite(plan: SeedPlan, file: string, startMs: number): void {
   const db = new SQLite(file);
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
     db.pragma('busy_timeout = 30000');
-    const merchants = merchantValues(ctx);
-    const n = ctx.merchants.length;
-    const created = `(${startMs} + s.i * ${Math.floor(SEED_SPAN_MS / MILLION)})`;
+    const merchants = merchantValues(plan);
+    const n = plan.merchantIds.length;
+    const created = `(${startMs} + s.i * ${Math.floor(SEED_SPAN_MS / plan.count)})`;
     const ended = `(${created} + ${PAYMENT_TTL_MS})`;
-    const ref = `'01900000-0000-7000-8000-' || printf('%012d', s.i)`;
+    const ref = `'${plan.refPrefix}' || printf('%012d', s.i)`;
     const rows = `WITH RECURSIVE s(i) AS (SELECT ? UNION ALL SELECT i + 1 FROM s WHERE i + 1 < ?), m(k, id) AS (VALUES ${merchants.sql})`;
     const payments = db.prepare(`${rows}
       INSERT INTO payments (transaction_ref, merchant_id, merchant_ref, request_hash, method, currency, amount_minor, fee_minor,
@@ -72,7 +86,7 @@ function seedSqlite(ctx: BenchContext, file: string, startMs: number): void {
         checkout_token_hash, checkout_token_enc, channel, upstream_ref, collection_json, collection_state, collection_attempts,
         collection_next_at_ms, reconcile_at_ms, refund_state, refund_ref, refund_upstream_ref, refund_attempts, refund_next_at_ms,
         created_at_ms, updated_at_ms, expires_at_ms, completed_at_ms, refunded_at_ms)
-      SELECT ${ref}, m.id, 'seed-' || s.i, printf('%064d', s.i), ${variantCase('method', 's.i')}, ${variantCase('currency', 's.i')},
+      SELECT ${ref}, m.id, '${plan.merchantRefPrefix}' || s.i, printf('%064d', s.i), ${variantCase('method', 's.i')}, ${variantCase('currency', 's.i')},
         ${variantCase('amountMinor', 's.i')}, ${variantCase('feeMinor', 's.i')}, NULL, 'Expired', NULL, 'Seeded Payer', 'payer@example.com',
         ${variantCase('phone', 's.i')}, 'https://merchant.example/return', NULL, printf('%064d', s.i), '${SEALED_TOKEN_PLACEHOLDER}',
         'simulator', NULL, NULL, 'failed', 1, ${created}, NULL, NULL, NULL, NULL, 0, NULL, ${created}, ${ended}, ${ended}, ${ended}, NULL
@@ -84,11 +98,11 @@ function seedSqlite(ctx: BenchContext, file: string, startMs: number): void {
         '{"transactionRef":"' || ${ref} || '","merchantRef":"seed-' || s.i || '","status":"Expired","event":{"type":"payment.expired"}}',
         NULL, 'none', 'no_destination', 0, 0, ${ended}, NULL, ${ended}, NULL, NULL
       FROM s JOIN m ON m.k = s.i % ${n}`);
-    for (let from = 0; from < MILLION; from += SEED_ROWS_PER_CHUNK) {
-      const to = Math.min(MILLION, from + SEED_ROWS_PER_CHUNK);
+    for (let from = 0; from < plan.count; from += SEED_ROWS_PER_CHUNK) {
+      const to = Math.min(plan.count, from + SEED_ROWS_PER_CHUNK);
       db.transaction(() => {
         payments.run(from, to, ...merchants.params);
-        events.run(from, to, ...merchants.params);
+        if (plan.withEvents) events.run(from, to, ...merchants.params);
       })();
     }
     // No checkpoint of our own: a TRUNCATE checkpoint holds the write lock while it waits for the
@@ -101,19 +115,19 @@ function seedSqlite(ctx: BenchContext, file: string, startMs: number): void {
 }
 
 /** PostgreSQL: INSERT ... SELECT over generate_series in the service's schema, in chunks, then ANALYZE. */
-async function seedPostgres(ctx: BenchContext, schema: string, startMs: number): Promise<void> {
+export async function seedPostgres(plan: SeedPlan, schema: string, startMs: number): Promise<void> {
   const client = new pg.Client({ connectionString: BENCH_PG_URL, options: `-c search_path=${schema} -c synchronous_commit=on` });
   await client.connect();
   try {
-    const n = ctx.merchants.length;
-    const merchants = ctx.merchants.map((_, k) => `(${k}, $${k + 3}::text)`).join(', ');
-    const params = ctx.merchants.map((m) => m.id);
-    const created = `(${startMs}::bigint + s.i * ${Math.floor(SEED_SPAN_MS / MILLION)})`;
+    const n = plan.merchantIds.length;
+    const merchants = plan.merchantIds.map((_, k) => `(${k}, $${k + 3}::text)`).join(', ');
+    const params = [...plan.merchantIds];
+    const created = `(${startMs}::bigint + s.i * ${Math.floor(SEED_SPAN_MS / plan.count)})`;
     const ended = `(${created} + ${PAYMENT_TTL_MS})`;
-    const ref = `('01900000-0000-7000-8000-' || lpad(s.i::text, 12, '0'))`;
+    const ref = `('${plan.refPrefix}' || lpad(s.i::text, 12, '0'))`;
     const rows = `FROM generate_series($1::bigint, $2::bigint - 1) AS s(i) JOIN (VALUES ${merchants}) AS m(k, id) ON m.k = s.i % ${n}`;
-    for (let from = 0; from < MILLION; from += SEED_ROWS_PER_CHUNK * 2) {
-      const to = Math.min(MILLION, from + SEED_ROWS_PER_CHUNK * 2);
+    for (let from = 0; from < plan.count; from += SEED_ROWS_PER_CHUNK * 2) {
+      const to = Math.min(plan.count, from + SEED_ROWS_PER_CHUNK * 2);
       await client.query('BEGIN');
       await client.query(
         `INSERT INTO payments (transaction_ref, merchant_id, merchant_ref, request_hash, method, currency, amount_minor, fee_minor,
@@ -121,14 +135,14 @@ async function seedPostgres(ctx: BenchContext, schema: string, startMs: number):
           checkout_token_hash, checkout_token_enc, channel, upstream_ref, collection_json, collection_state, collection_attempts,
           collection_next_at_ms, reconcile_at_ms, refund_state, refund_ref, refund_upstream_ref, refund_attempts, refund_next_at_ms,
           created_at_ms, updated_at_ms, expires_at_ms, completed_at_ms, refunded_at_ms)
-        SELECT ${ref}, m.id, 'seed-' || s.i, lpad(s.i::text, 64, '0'), ${variantCase('method', 's.i')}, ${variantCase('currency', 's.i')},
+        SELECT ${ref}, m.id, '${plan.merchantRefPrefix}' || s.i, lpad(s.i::text, 64, '0'), ${variantCase('method', 's.i')}, ${variantCase('currency', 's.i')},
           ${variantCase('amountMinor', 's.i')}, ${variantCase('feeMinor', 's.i')}, NULL, 'Expired', NULL, 'Seeded Payer', 'payer@example.com',
           ${variantCase('phone', 's.i')}, 'https://merchant.example/return', NULL, lpad(s.i::text, 64, '0'), '${SEALED_TOKEN_PLACEHOLDER}',
           'simulator', NULL, NULL, 'failed', 1, ${created}, NULL, NULL, NULL, NULL, 0, NULL, ${created}, ${ended}, ${ended}, ${ended}, NULL
         ${rows}`,
         [from, to, ...params],
       );
-      await client.query(
+      if (plan.withEvents) await client.query(
         `INSERT INTO webhook_events (id, merchant_id, type, resource_kind, resource_ref, payload_json, url, destination_source, status,
           attempt_count, schedule_step, next_attempt_at_ms, locked_until_ms, created_at_ms, delivered_at_ms, last_error)
         SELECT 'evt_seed' || lpad(s.i::text, 24, '0'), m.id, 'payment.expired', 'payment', ${ref},
@@ -142,20 +156,31 @@ async function seedPostgres(ctx: BenchContext, schema: string, startMs: number):
     // What autovacuum would otherwise do during the next windows (it did: the database's CPU per
     // request doubled for minutes after the load): visibility map, hint bits, statistics.
     await client.query('VACUUM (ANALYZE) payments');
-    await client.query('VACUUM (ANALYZE) webhook_events');
+    if (plan.withEvents) await client.query('VACUUM (ANALYZE) webhook_events');
   } finally {
     await client.end();
   }
+}
+
+/** Seeds the plan's payments into the service's store (SQLite file or PostgreSQL schema), created over the last 30 days. */
+export async function seedPayments(ctx: BenchContext, plan: SeedPlan): Promise<void> {
+  const startMs = Date.now() - SEED_SPAN_MS - 2 * PAYMENT_TTL_MS;
+  if (ctx.database.sqliteFile) seedSqlite(plan, ctx.database.sqliteFile, startMs);
+  else if (ctx.database.pgSchema) await seedPostgres(plan, ctx.database.pgSchema, startMs);
+  else throw new Error('the service has neither a SQLite file nor a PostgreSQL schema the bench can seed');
 }
 
 /** Seeds the million once per store run; answers the seconds it took (0 when already done). */
 async function ensureSeeded(ctx: BenchContext): Promise<number> {
   if (ctx.shared.get(SEEDED_KEY)) return 0;
   const started = performance.now();
-  const startMs = Date.now() - SEED_SPAN_MS - 2 * PAYMENT_TTL_MS;
-  if (ctx.database.sqliteFile) seedSqlite(ctx, ctx.database.sqliteFile, startMs);
-  else if (ctx.database.pgSchema) await seedPostgres(ctx, ctx.database.pgSchema, startMs);
-  else throw new Error('the service has neither a SQLite file nor a PostgreSQL schema the bench can seed');
+  await seedPayments(ctx, {
+    merchantIds: ctx.merchants.map((m) => m.id),
+    count: MILLION,
+    refPrefix: REF_PREFIX,
+    merchantRefPrefix: 'seed-',
+    withEvents: true,
+  });
   ctx.shared.set(SEEDED_KEY, true);
   const seconds = (performance.now() - started) / 1000;
   // The service's background writes that waited behind the seeding catch up before the next window.
@@ -235,7 +260,7 @@ export function millionCases(base: readonly BenchCase[]): BenchCase[] {
     : [];
   return [
     seedCase,
-    ...['account/balance', 'payout/bankCode', 'payment/initiate', 'payment/status'].flatMap(repeat),
+    ...['account/balance', 'payout/bankCode', 'payment/initiate', 'payment/status', 'payment/list'].flatMap(repeat),
     ...coldStatus,
     ...['payout/initiate 100 merchants', 'payout/initiate hot merchant'].flatMap(repeat),
   ];

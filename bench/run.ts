@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CASES, NOOP_CASE, type BenchCase } from './cases.js';
+import { EXPORT_CASE } from './cases-export.js';
 import { MILLION_TOLERANCE, millionCases } from './cases-million.js';
 import { createContext, type BenchContext } from './context.js';
 import { runLoad, type LoadResult, type PreparedRequest } from './load.js';
@@ -82,8 +83,11 @@ function readSettings(): Settings {
 
 const PROFILE_DIR = path.join(RESULTS_DIR, 'profiles');
 
-/** Every case of a run: the cases, then each again with a million payments stored (bench/cases-million.ts). */
-const ALL_CASES: readonly BenchCase[] = [...CASES, ...millionCases(CASES)];
+/**
+ * Every case of a run: the cases, then each again with a million payments stored (bench/cases-million.ts),
+ * then a million-row CSV export under the memory budget (bench/cases-export.ts).
+ */
+const ALL_CASES: readonly BenchCase[] = [...CASES, ...millionCases(CASES), EXPORT_CASE];
 
 /**
  * A case repeated under other conditions (`baseline`): PASS when its throughput is within
