@@ -22,6 +22,7 @@ export function consolePageGroups(services: Services): ConsolePages[] {
       refreshRouting: () => services.channels.refresh(),
       publicBaseUrl: services.config.publicBaseUrl,
       clock: services.clock,
+      reconciliation: services.reconciliation,
     }),
   ];
 }
