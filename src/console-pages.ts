@@ -2,6 +2,7 @@
 // server.ts for the route plugins): each group names what it uses in its own options, so console/
 // never sees the whole Services container. Add a group here to add pages to the console.
 import type { ConsolePages } from './console/app.js';
+import { merchantReportPages } from './console/merchant/reports.js';
 import { operatorPages } from './console/operator/index.js';
 import type { Services } from './services.js';
 
@@ -24,5 +25,7 @@ export function consolePageGroups(services: Services): ConsolePages[] {
       clock: services.clock,
       reconciliation: services.reconciliation,
     }),
+    // Its own group so it stands apart from the other merchant pages (issue 15: exports in the console).
+    merchantReportPages({ reporting: services.reporting }),
   ];
 }
