@@ -25,7 +25,7 @@ const OUTCOME_LABELS: Readonly<Record<ReconciliationOutcome, string>> = {
   missing_ours: 'Missing on ours',
   missing_theirs: 'Missing on theirs',
 };
-const outcomeBadge = (outcome: ReconciliationOutcome) => badge(OUTCOME_LABELS[outcome], outcome === 'matched' ? 'ok' : outcome === 'status_mismatch' ? 'warn' : 'bad');
+const outcomeBadge = (outcome: ReconciliationOutcome, text: string = OUTCOME_LABELS[outcome]) => badge(text, outcome === 'matched' ? 'ok' : outcome === 'status_mismatch' ? 'warn' : 'bad');
 const isOutcome = (value: string | undefined): value is ReconciliationOutcome => RECONCILIATION_OUTCOMES.includes(value as ReconciliationOutcome);
 
 /** One side of a line: amount (bigint minor units, as the view's decimal string) and status. */
@@ -63,7 +63,9 @@ export function operatorReconciliationPages(options: { readonly reconciliation: 
   <button type="submit" class="button secondary">Filter</button>
   ${ctx.can(OPERATOR_ADMIN) ? html`<a class="button" href="${BASE}/import">Import or fetch a statement</a>` : ''}
 </form>`;
-      const count = (outcome: ReconciliationOutcome) => ({ label: OUTCOME_LABELS[outcome], cell: (r: ReconciliationRunView) => String(r.counts[outcome]), numeric: true });
+      // One cell for the five counts (those above zero), so the table fits a laptop without scrolling.
+      const counts = (r: ReconciliationRunView) =>
+        html`<span>${RECONCILIATION_OUTCOMES.filter((o) => r.counts[o] > 0).map((o) => html`${outcomeBadge(o, `${r.counts[o]} ${OUTCOME_LABELS[o].toLowerCase()}`)} `)}</span>`;
       return ctx.page(
         'Reconciliation',
         html`${filter}${table<ReconciliationRunView>({
@@ -72,7 +74,7 @@ export function operatorReconciliationPages(options: { readonly reconciliation: 
             { label: 'Statement', cell: runLink },
             { label: 'Source', cell: (r) => r.source },
             { label: 'Lines', cell: (r) => String(r.lines), numeric: true },
-            ...RECONCILIATION_OUTCOMES.map(count),
+            { label: 'Outcomes', cell: counts },
             { label: 'Unresolved', cell: (r) => (r.unresolved > 0 ? badge(String(r.unresolved), 'warn') : badge('0', 'ok')), numeric: true },
             { label: 'Imported', cell: (r) => html`${time(r.importedAt)} <span class="hint">${r.actor}</span>` },
           ],
