@@ -125,6 +125,30 @@ describe('operator reconciliation pages', () => {
     expect(replay.location).toBe(runPath);
   });
 
+  it('pages the runs on the server, newest first, and keeps the connector filter across pages', async () => {
+    const header = (await simulatorStatement(server)).split('\n')[0]!;
+    const at = new Date(server.clock.nowMs()).toISOString();
+    for (let i = 0; i < 26; i += 1) {
+      const content = `${header}\nSIMX-PAGE-${i},,collection,NGN,${100 + i},PAID,${at}\n`;
+      await server.services.reconciliation.importStatement({ connector: 'simulator', day: today(server), fileName: `page-${i}.csv`, content, actor: 'test' });
+    }
+    const first = await support.get('/console/reconciliation?connector=simulator');
+    const next = /<a class="button secondary small" href="([^"]+)" rel="next">/.exec(first.text);
+    expect(next).not.toBeNull();
+    const second = await support.get(next![1]!.replace(/&amp;/g, '&').replace(/&#61;/g, '='));
+    expect(second.status).toBe(200);
+    expect(second.text).toContain('First page');
+    const ids = (text: string) => [...text.matchAll(/href="\/console\/reconciliation\/runs\/([^"]+)"/g)].map((m) => decodeURIComponent(m[1]!));
+    const firstIds = ids(first.text);
+    const secondIds = ids(second.text);
+    expect(firstIds).toHaveLength(25);
+    expect(secondIds.length).toBeGreaterThan(0);
+    expect(secondIds.some((id) => firstIds.includes(id))).toBe(false);
+    // Newest first across the pages, as the admin API lists them.
+    const api = (await server.admin('GET', '/reconciliation/runs?connector=simulator&limit=200')).body.data.items.map((r: any) => r.id);
+    expect([...firstIds, ...secondIds]).toEqual(api.slice(0, firstIds.length + secondIds.length));
+  });
+
   it('fetches a day from a connector with a statement API (once per day)', async () => {
     const page = await admin.get('/console/reconciliation/import');
     expect(page.text).toMatch(/<option value="simulator"/);
