@@ -3,6 +3,7 @@
 // never sees the whole Services container. Add a group here to add pages to the console.
 import type { ConsolePages } from './console/app.js';
 import { merchantPages } from './console/merchant/index.js';
+import { merchantReportPages } from './console/merchant/reports.js';
 import { operatorPages } from './console/operator/index.js';
 import { TeamService } from './people/team.js';
 import type { Services } from './services.js';
@@ -24,6 +25,7 @@ export function consolePageGroups(services: Services): ConsolePages[] {
       refreshRouting: () => services.channels.refresh(),
       publicBaseUrl: services.config.publicBaseUrl,
       clock: services.clock,
+      reconciliation: services.reconciliation,
     }),
     merchantPages({
       people: services.people,
@@ -39,5 +41,6 @@ export function consolePageGroups(services: Services): ConsolePages[] {
       clock: services.clock,
       publicBaseUrl: services.config.publicBaseUrl,
     }),
+    merchantReportPages({ reporting: services.reporting }),
   ];
 }

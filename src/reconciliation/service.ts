@@ -156,6 +156,11 @@ export class ReconciliationService {
     return this.importStatement({ connector, day, fileName: file.fileName, content: file.content, actor }, 'fetch');
   }
 
+  /** The connectors whose day can be fetched now (fetchDay), for the operator's pages. */
+  fetchableConnectors(): string[] {
+    return this.options.channels.statementSources().map((source) => source.connector);
+  }
+
   /** The daily job's step: yesterday (UTC) of every connector with a statement API that has not been fetched yet. */
   async fetchYesterday(actor: string, attempt: { due(connector: string): boolean; failed(connector: string, error: unknown): void }): Promise<number> {
     const todayStartMs = Math.floor(this.options.clock.nowMs() / DAY_MS) * DAY_MS;
@@ -188,6 +193,13 @@ export class ReconciliationService {
     const row = await this.options.db.selectFrom('reconciliation_runs').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) throw new AppError('NOT_FOUND', `No reconciliation run ${id}.`);
     return runView(row, (await this.unresolvedCounts([id])).get(id) ?? 0n);
+  }
+
+  /** One line (the operator's page of a line, with its resolve form). */
+  async getLine(id: string): Promise<ReconciliationLineView> {
+    const row = await this.options.db.selectFrom('reconciliation_lines').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw new AppError('NOT_FOUND', `No reconciliation line ${id}.`);
+    return reconciliationView(row);
   }
 
   /** A run's lines in the statement's order (missing_theirs last); `unresolved`: only those still waiting for the operator. */

@@ -106,3 +106,8 @@ export async function findReport(db: Db, merchantId: string, reportId: string): 
   if (!row) throw notFound('report');
   return row;
 }
+
+/** The merchant's most recent reports, newest first (the console's Exports page). */
+export async function recentReports(db: Db, merchantId: string, limit: number): Promise<ReportsTable[]> {
+  return db.selectFrom('reports').selectAll().where('merchant_id', '=', merchantId).orderBy('created_at_ms', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}

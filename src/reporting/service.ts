@@ -10,7 +10,7 @@ import type { Store } from '../store/db.js';
 import { CursorCodec } from './cursor.js';
 import { DownloadSigner } from './download-url.js';
 import { reportFile, ReportExportJob } from './export-job.js';
-import { createReport, findReport, reportView, type ReportRequest, type ReportView } from './reports.js';
+import { createReport, findReport, recentReports, reportView, type ReportRequest, type ReportView } from './reports.js';
 import { listPayments, listPayouts, type ListContext, type ListQuery } from './lists.js';
 import { settlementDays, settlementRange, settlementView, SETTLEMENT_MAX_DAYS, type SettlementQuery } from './settlements.js';
 import { statement, type StatementContext, type StatementQuery } from './statement.js';
@@ -55,6 +55,12 @@ export class ReportingService {
   async reportStatus(merchantId: string, reportId: string): Promise<ReportView> {
     const nowMs = this.options.clock.nowMs();
     return reportView(await findReport(this.options.store.db, merchantId, reportId), nowMs, this.signer);
+  }
+
+  /** The merchant's recent reports, newest first, each as report/status answers it (download link when Ready). */
+  async recentReports(merchantId: string, limit: number): Promise<ReportView[]> {
+    const nowMs = this.options.clock.nowMs();
+    return (await recentReports(this.options.store.db, merchantId, limit)).map((row) => reportView(row, nowMs, this.signer));
   }
 
   /** Any merchant's report, for the operator (CLI): the same answer its merchant gets. */

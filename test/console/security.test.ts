@@ -192,7 +192,8 @@ describe('console security', () => {
     const merchant = await server.createMerchant();
     const owner = new ConsoleClient(server);
     await createAndEnrol(server, owner, { email: 'owner@shop.example', kind: 'merchant', role: 'owner', merchantId: merchant.id });
-    expect((await owner.get('/console')).location).toBe('/console/account');
+    // The front door is the first page of the merchant's menu (its merchant pages, not the operator's).
+    expect((await owner.get('/console')).location).toMatch(/^\/console\/merchant\//);
     for (const path of ['/console/merchants', '/console/users', '/console/audit', `/console/merchants/${merchant.id}`]) {
       expect((await owner.get(path)).status, path).toBe(403);
     }

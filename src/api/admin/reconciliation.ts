@@ -52,7 +52,8 @@ const Line = Type.Object({
   reason: Nullable(Type.String()),
 });
 
-const ImportBody = Type.Object(
+/** The import's body; the console's import form is checked with it too. */
+export const ImportBody = Type.Object(
   {
     connector: Text({ minLength: 1, maxLength: 40, examples: ['simulator'] }),
     day: Text({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: "the statement's UTC day" }),
@@ -61,6 +62,15 @@ const ImportBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** A fetch of one day; also the console's "fetch a day" form. */
+export const FetchBody = Type.Object(
+  { connector: Text({ minLength: 1, maxLength: 40 }), day: Text({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: "the statement's UTC day" }) },
+  { additionalProperties: false },
+);
+
+/** A resolution's reason; also the console's resolve form. */
+export const ResolveBody = Type.Object({ reason: Text({ minLength: 1, maxLength: 500, description: 'Why the difference is settled; kept with the line and in the audit log' }) }, { additionalProperties: false });
 
 export interface AdminReconciliationRouteOptions {
   readonly reconciliation: Pick<ReconciliationService, 'importStatement' | 'fetchDay' | 'listRuns' | 'getRun' | 'listLines' | 'resolveLine'>;
@@ -120,10 +130,7 @@ export const adminReconciliationRoutes: FastifyPluginAsyncTypebox<AdminReconcili
         operationId: 'adminFetchStatement',
         tags: ['admin'],
         summary: "Fetch a day's statement from the connector's statement API and compare it (once per connector and day: a second call answers the earlier run)",
-        body: Type.Object(
-          { connector: Text({ minLength: 1, maxLength: 40 }), day: Text({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: "the statement's UTC day" }) },
-          { additionalProperties: false },
-        ),
+        body: FetchBody,
         response: {
           200: SuccessEnvelope(Type.Object({ run: Run, replayed: Type.Boolean() }), 'The run.'),
           404: errorResponse('NOT_FOUND: the connector has no statement API, or its credentials are not set.'),
@@ -203,7 +210,7 @@ export const adminReconciliationRoutes: FastifyPluginAsyncTypebox<AdminReconcili
         tags: ['admin'],
         summary: 'Resolve a line that did not match, with the reason (audited); the same reason again answers it unchanged',
         params: Type.Object({ id: Id }),
-        body: Type.Object({ reason: Text({ minLength: 1, maxLength: 500, description: 'Why the difference is settled; kept with the line and in the audit log' }) }, { additionalProperties: false }),
+        body: ResolveBody,
         response: {
           200: SuccessEnvelope(Type.Object({ line: Line, replayed: Type.Boolean({ description: 'true: already resolved with this reason; nothing changed' }) }), 'The line.'),
           404: errorResponse('NOT_FOUND: no such line.'),

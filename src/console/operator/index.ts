@@ -20,6 +20,7 @@ import { operatorMerchantPages } from './merchants.js';
 import { operatorOverviewPages } from './overview.js';
 import { operatorPayoutPages } from './payouts.js';
 import { operatorRatePages } from './rates.js';
+import { operatorReconciliationPages, type ReconciliationPagesService } from './reconciliation.js';
 import { operatorUserPages } from './users.js';
 import { operatorWebhookPages } from './webhooks.js';
 
@@ -41,11 +42,13 @@ export interface OperatorPageOptions {
   readonly publicBaseUrl: string;
   /** The service's clock: "recent" on the pages means recent in business time. */
   readonly clock: Clock;
+  /** Statements against our records (the admin API's reconciliation service). */
+  readonly reconciliation: ReconciliationPagesService;
 }
 
 export function operatorPages(options: OperatorPageOptions): ConsolePages {
   return (router) => {
-    for (const group of [operatorOverviewPages, operatorMerchantPages, operatorRatePages, operatorLedgerPages, operatorPayoutPages, operatorHeldPages, operatorWebhookPages, operatorAuditPages, operatorUserPages]) {
+    for (const group of [operatorOverviewPages, operatorMerchantPages, operatorRatePages, operatorLedgerPages, operatorPayoutPages, operatorReconciliationPages, operatorHeldPages, operatorWebhookPages, operatorAuditPages, operatorUserPages]) {
       group(options)(router);
     }
   };
