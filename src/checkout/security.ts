@@ -1,34 +1,15 @@
 // The checkout pages' browser-facing defences: the response headers every checkout answer carries,
 // and the same-origin test for the page's state-changing request (the sandbox Pay/Decline buttons).
 import type { FastifyRequest } from 'fastify';
+import { pageSecurityHeaders, strictContentSecurityPolicy } from '../http/page-headers.js';
 
 /**
- * No inline script or style, no plugins, no framing, no foreign connections. Navigation to the
- * merchant's redirectUrl is not governed by CSP; the page validates that URL itself (http/https only).
- * Trusted Types make any accidental HTML sink in the script fail closed in browsers that support it.
+ * Navigation to the merchant's redirectUrl is not governed by CSP; the page validates that URL itself
+ * (http/https only). The page's script polls its own status, hence connect-src 'self'.
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "require-trusted-types-for 'script'",
-].join('; ');
+export const CONTENT_SECURITY_POLICY = strictContentSecurityPolicy({ connect: true });
 
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'content-security-policy': CONTENT_SECURITY_POLICY,
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-  'x-frame-options': 'DENY',
-  'cross-origin-opener-policy': 'same-origin',
-  'cross-origin-resource-policy': 'same-origin',
-  'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
-  'x-robots-tag': 'noindex, nofollow',
-};
+export const SECURITY_HEADERS = pageSecurityHeaders(CONTENT_SECURITY_POLICY);
 
 /** The header the page's script sets; a cross-site form cannot, and a cross-site fetch would need CORS. */
 export const ACTION_HEADER = 'x-checkout-action';

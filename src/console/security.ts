@@ -2,28 +2,14 @@
 // and pre-sign-in cookies, and the CSRF checks every state-changing request passes.
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { pageSecurityHeaders, strictContentSecurityPolicy } from '../http/page-headers.js';
 
 /** As strict as the checkout's: nothing inline, nothing foreign, forms post only here, no framing. */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "require-trusted-types-for 'script'",
-].join('; ');
+export const CONTENT_SECURITY_POLICY = strictContentSecurityPolicy({ connect: false });
 
+/** Console pages hold merchants' data: never cached. */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'content-security-policy': CONTENT_SECURITY_POLICY,
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-  'x-frame-options': 'DENY',
-  'cross-origin-opener-policy': 'same-origin',
-  'cross-origin-resource-policy': 'same-origin',
-  'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
-  'x-robots-tag': 'noindex, nofollow',
+  ...pageSecurityHeaders(CONTENT_SECURITY_POLICY),
   'cache-control': 'no-store',
 };
 

@@ -6,13 +6,12 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/browser.js';
 import type { PaymentInitiateRequest, PaymentRecord } from '../../sdk/src/index.js';
 import { startTestServer, type TestMerchant, type TestServer } from '../helpers/server.js';
 import { startMerchantSite, type MerchantSite } from './merchant-site.js';
 
-const CHROMIUM_PATH = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const SCREENSHOT_DIR = path.resolve('test-results/screenshots');
 const SIZES = { phone: { width: 375, height: 667 }, desktop: { width: 1280, height: 800 } } as const;
 const EXPIRY_MS = 30 * 60_000;
@@ -90,7 +89,7 @@ describe('the hosted checkout in a browser', () => {
     server = await startTestServer({ WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_HOSTS: '127.0.0.1' });
     site = await startMerchantSite(() => merchant.webhookSecret, () => Math.floor(server.clock.nowMs() / 1000));
     merchant = await server.createMerchant({ mode: 'sandbox' });
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   });
 

@@ -5,16 +5,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/browser.js';
+import { SCREENSHOT_DIR, SIZES } from './screens.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { paidPayment } from '../payments/api-helpers.js';
 import { addLine, simulatorStatement, today } from '../reconciliation/helpers.js';
 import { ConsoleClient, createAndEnrol } from './console-client.js';
 
-const CHROMIUM_PATH = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const SCREENSHOT_DIR = path.resolve('test/console/screenshots');
-const SIZES = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } } as const;
 
 describe('reconciliation and exports pages in a browser', () => {
   let server: TestServer;
@@ -40,7 +38,7 @@ describe('reconciliation and exports pages in a browser', () => {
     await createAndEnrol(server, admin, { email: 'admin@ops.example', kind: 'operator', role: 'admin' });
     owner = new ConsoleClient(server);
     await createAndEnrol(server, owner, { email: 'owner@shop.example', kind: 'merchant', role: 'owner', merchantId: shop.id });
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   }, 90_000);
 

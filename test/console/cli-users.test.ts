@@ -1,38 +1,15 @@
 // The CLI's console user commands as an operator runs them (a child process on the test server's
 // store): the first operator with a printed password that signs in (then must enrol TOTP), an operator
 // invitation link, a merchant user's invitation link that works once, and the list.
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, TEST_ADMIN_TOKEN, TEST_SECRET_KEY, type TestServer } from '../helpers/server.js';
+import { CLI_TIMEOUT_MS, runCli, type CliResult } from '../helpers/cli.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
 import { ConsoleClient, csrfOf, PASSWORD } from './console-client.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const CLI_TIMEOUT_MS = 120_000;
 
 let server: TestServer;
 
-function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const { database } = server;
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    LOG_LEVEL: 'silent',
-    DATA_DIR: database.dataDir,
-    SQLITE_FILE: 'test.sqlite',
-    DATABASE_URL: database.databaseUrl ?? '',
-    DATABASE_SCHEMA: database.databaseSchema ?? '',
-    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-    SECRET_KEY: TEST_SECRET_KEY,
-    PUBLIC_BASE_URL: server.baseUrl,
-  };
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env, timeout: CLI_TIMEOUT_MS }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-    });
-  });
-}
+const cli = (...args: string[]): Promise<CliResult> => runCli(server, args, { PUBLIC_BASE_URL: server.baseUrl });
 
 const linkIn = (stdout: string): string => new URL(/(http\S+\/console\/invitations\/\S+)/.exec(stdout)![1]!).pathname;
 

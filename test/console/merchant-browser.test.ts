@@ -7,16 +7,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/browser.js';
+import { SCREENSHOT_DIR, SIZES } from './screens.js';
 import { totpCode } from '../../src/people/totp.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { PASSWORD } from './console-client.js';
 import { seedMerchantData, XSS_EMAIL, XSS_NAME, type MerchantData } from './merchant-fixtures.js';
 
-const CHROMIUM_PATH = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const SCREENSHOT_DIR = path.resolve('test/console/screenshots');
-const SIZES = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } } as const;
 const EMAIL = 'browser-owner@shop.example';
 const M = '/console/merchant';
 
@@ -32,7 +30,7 @@ describe('the merchant pages in a browser', () => {
     server = await startTestServer({}, { worker: false });
     data = await seedMerchantData(server);
     await server.services.people.createUser({ email: EMAIL, kind: 'merchant', role: 'owner', merchantId: data.shop.id, password: PASSWORD }, 'test');
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     const context = await browser.newContext({ viewport: SIZES.desktop });
     page = await context.newPage();
     page.on('dialog', (dialog) => {

@@ -1,30 +1,20 @@
 // The operator CLI as an operator runs it: a child process (`node --import tsx src/cli/main.ts ...`) on
 // the same database as a running test server, with the flags exactly as its usage text prints them
 // (`--name NAME`). What it creates is then used by a merchant through the SDK.
-import { execFile } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentClient, type MerchantKey } from '../../sdk/src/index.js';
-import { startTestServer, TEST_ADMIN_TOKEN, TEST_SECRET_KEY, type TestServer } from '../helpers/server.js';
+import { runCli, type CliResult } from '../helpers/cli.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
 import { collectionReady, drain, initiateBody, jobsOf, paidPayment } from '../payments/api-helpers.js';
 import { publishedSimulatorFile } from '../../src/connectors/simulator/published.js';
 import { fund, magicAccount, payoutBody, until } from '../payouts/helpers.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-/** Generous: a CLI start is CPU-bound, and other work may share the two cores. */
-const CLI_TIMEOUT_MS = 120_000;
 const TEST_TIMEOUT_MS = 180_000;
-
-interface CliResult {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
 
 let server: TestServer;
 
@@ -45,30 +35,7 @@ async function slot<T>(task: () => Promise<T>): Promise<T> {
 }
 
 /** Runs the CLI asynchronously (the test server in this process must keep answering meanwhile). */
-function cli(...args: string[]): Promise<CliResult> {
-  const { database } = server;
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    LOG_LEVEL: 'silent',
-    DATA_DIR: database.dataDir,
-    SQLITE_FILE: 'test.sqlite',
-    DATABASE_URL: database.databaseUrl ?? '',
-    DATABASE_SCHEMA: database.databaseSchema ?? '',
-    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-    SECRET_KEY: TEST_SECRET_KEY,
-  };
-  return slot(
-    () =>
-      new Promise<CliResult>((resolve) => {
-        execFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env, timeout: CLI_TIMEOUT_MS }, (error, stdout, stderr) => {
-          const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-          const killed = error && error.signal ? `[killed by ${error.signal}]` : '';
-          resolve({ code, stdout, stderr: stderr + killed });
-        });
-      }),
-  );
-}
+const cli = (...args: string[]): Promise<CliResult> => slot(() => runCli(server, args));
 
 /** Runs a command that must succeed, showing its stderr when it does not. */
 async function cliOk(...args: string[]): Promise<string> {

@@ -1,34 +1,14 @@
 // The report commands as an operator runs them: a child process over the service's database; the
 // running service's export job writes the file the CLI asked for.
-import { execFile } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paidPayment } from '../payments/api-helpers.js';
-import { startTestServer, TEST_ADMIN_TOKEN, TEST_SECRET_KEY, type TestMerchant, type TestServer } from '../helpers/server.js';
+import { runCli, type CliResult } from '../helpers/cli.js';
+import { startTestServer, type TestMerchant, type TestServer } from '../helpers/server.js';
 
-const ROOT = path.resolve(__dirname, '../..');
 let server: TestServer;
 let merchant: TestMerchant;
 
-function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const { database } = server;
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    LOG_LEVEL: 'silent',
-    DATA_DIR: database.dataDir,
-    SQLITE_FILE: 'test.sqlite',
-    DATABASE_URL: database.databaseUrl ?? '',
-    DATABASE_SCHEMA: database.databaseSchema ?? '',
-    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-    SECRET_KEY: TEST_SECRET_KEY,
-  };
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-    });
-  });
-}
+const cli = (...args: string[]): Promise<CliResult> => runCli(server, args);
 
 beforeAll(async () => {
   server = await startTestServer();

@@ -1,6 +1,6 @@
 // Operator API for merchants: create, list, disable/enable, keys, webhook URLs and secret, rate limit,
 // IP allow-list.
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { Text } from '../../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { IssuedKey, Merchant, MerchantService } from '../../merchants/merchant-service.js';
@@ -70,6 +70,31 @@ const merchantAnswer = (description: string) => ({ 200: SuccessEnvelope(ref(Merc
 const keyView = (key: IssuedKey) => ({ ...key });
 const merchantView = (merchant: Merchant) => ({ ...merchant });
 
+/**
+ * The operator's one way to create a merchant from a CreateMerchantBody (the admin API and the
+ * console): webhook URLs checked against the SSRF rules first, then the merchant, key and secret.
+ */
+export function createMerchant(
+  merchants: MerchantService,
+  webhookConfig: WebhookConfig,
+  body: Static<typeof CreateMerchantBody>,
+  actor: string,
+): ReturnType<MerchantService['create']> {
+  checkWebhookUrl('paymentWebhookUrl', body.paymentWebhookUrl, webhookConfig);
+  checkWebhookUrl('payoutWebhookUrl', body.payoutWebhookUrl, webhookConfig);
+  return merchants.create(
+    {
+      name: body.name,
+      mode: body.mode ?? 'sandbox',
+      key: { type: body.keyType ?? 'RSA-SHA512', publicKeyPem: body.publicKeyPem, scope: body.keyScope },
+      rateLimitPerSecond: body.rateLimitPerSecond,
+      paymentWebhookUrl: body.paymentWebhookUrl,
+      payoutWebhookUrl: body.payoutWebhookUrl,
+    },
+    actor,
+  );
+}
+
 export interface AdminMerchantRouteOptions {
   readonly merchants: MerchantService;
   /** The webhooks section of the config: which webhook URLs a merchant may be given. */
@@ -90,17 +115,7 @@ export const adminMerchantRoutes: FastifyPluginAsyncTypebox<AdminMerchantRouteOp
     },
   };
   app.post('/merchants', { schema: createSchema }, async (request) => {
-    const body = request.body;
-    checkWebhookUrl('paymentWebhookUrl', body.paymentWebhookUrl, webhookConfig);
-    checkWebhookUrl('payoutWebhookUrl', body.payoutWebhookUrl, webhookConfig);
-    const created = await merchants.create({
-      name: body.name,
-      mode: body.mode ?? 'sandbox',
-      key: { type: body.keyType ?? 'RSA-SHA512', publicKeyPem: body.publicKeyPem, scope: body.keyScope },
-      rateLimitPerSecond: body.rateLimitPerSecond,
-      paymentWebhookUrl: body.paymentWebhookUrl,
-      payoutWebhookUrl: body.payoutWebhookUrl,
-    }, ADMIN_ACTOR);
+    const created = await createMerchant(merchants, webhookConfig, request.body, ADMIN_ACTOR);
     return ok({ merchant: merchantView(created.merchant), key: keyView(created.key), webhookSecret: created.webhookSecret });
   });
 

@@ -6,10 +6,9 @@
 import { formatMoney } from '../../core/currency-format.js';
 import { CURRENCIES, isCurrency, type Currency } from '../../core/money.js';
 import { html, type HtmlValue } from '../../core/html.js';
-import { CreateMerchantBody } from '../../api/admin/merchants.js';
+import { createMerchant, CreateMerchantBody } from '../../api/admin/merchants.js';
 import { CreditBody, FeeBody, LimitBody, minorOf, SecurityBody } from '../../api/admin/ledger.js';
 import { RouteBody } from '../../api/admin/connectors.js';
-import { checkWebhookUrl } from '../../webhooks/ssrf.js';
 import type { Merchant } from '../../merchants/merchant-service.js';
 import { OPERATOR_ADMIN, OPERATOR_ROLES_ALL, PREFIX, type ConsolePages, type PageContext, type PageResult } from '../app.js';
 import { barChart } from '../charts.js';
@@ -90,19 +89,7 @@ export function operatorMerchantPages(options: OperatorPageOptions): ConsolePage
       if (!checked.ok) return newForm(ctx, checked.errors);
       const body = checked.value;
       try {
-        checkWebhookUrl('paymentWebhookUrl', body.paymentWebhookUrl, webhookConfig);
-        checkWebhookUrl('payoutWebhookUrl', body.payoutWebhookUrl, webhookConfig);
-        const created = await merchants.create(
-          {
-            name: body.name,
-            mode: body.mode ?? 'sandbox',
-            key: { type: body.keyType ?? 'RSA-SHA512', publicKeyPem: body.publicKeyPem, scope: body.keyScope },
-            rateLimitPerSecond: body.rateLimitPerSecond,
-            paymentWebhookUrl: body.paymentWebhookUrl,
-            payoutWebhookUrl: body.payoutWebhookUrl,
-          },
-          ctx.actor,
-        );
+        const created = await createMerchant(merchants, webhookConfig, body, ctx.actor);
         const { merchant, key, webhookSecret } = created;
         return ctx.page(
           'Merchant created',
