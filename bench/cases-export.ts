@@ -62,6 +62,7 @@ export const EXPORT_CASE: BenchCase = {
       refPrefix: '01900000-0000-7000-9000-',
       merchantRefPrefix: 'export-',
       withEvents: false,
+      hashPrefix: 'e',
     });
     const before = memoryMiB(ctx.servicePid);
     let maxRss = before.rss;

@@ -53,6 +53,8 @@ export interface SeedPlan {
   readonly refPrefix: string;
   readonly merchantRefPrefix: string;
   readonly withEvents: boolean;
+  /** Starts each seeded row's 64-character request and checkout-token hashes, unique per plan (the token hash is a unique column). */
+  readonly hashPrefix: string;
 }
 
 const REF_PREFIX = '01900000-0000-7000-8000-';
@@ -79,6 +81,7 @@ export function seedSqlite(plan: SeedPlan, file: string, startMs: number): void 
     const created = `(${startMs} + s.i * ${Math.floor(SEED_SPAN_MS / plan.count)})`;
     const ended = `(${created} + ${PAYMENT_TTL_MS})`;
     const ref = `'${plan.refPrefix}' || printf('%012d', s.i)`;
+    const hash = `'${plan.hashPrefix}' || printf('%0${64 - plan.hashPrefix.length}d', s.i)`;
     const rows = `WITH RECURSIVE s(i) AS (SELECT ? UNION ALL SELECT i + 1 FROM s WHERE i + 1 < ?), m(k, id) AS (VALUES ${merchants.sql})`;
     const payments = db.prepare(`${rows}
       INSERT INTO payments (transaction_ref, merchant_id, merchant_ref, request_hash, method, currency, amount_minor, fee_minor,
@@ -86,9 +89,9 @@ export function seedSqlite(plan: SeedPlan, file: string, startMs: number): void 
         checkout_token_hash, checkout_token_enc, channel, upstream_ref, collection_json, collection_state, collection_attempts,
         collection_next_at_ms, reconcile_at_ms, refund_state, refund_ref, refund_upstream_ref, refund_attempts, refund_next_at_ms,
         created_at_ms, updated_at_ms, expires_at_ms, completed_at_ms, refunded_at_ms)
-      SELECT ${ref}, m.id, '${plan.merchantRefPrefix}' || s.i, printf('%064d', s.i), ${variantCase('method', 's.i')}, ${variantCase('currency', 's.i')},
+      SELECT ${ref}, m.id, '${plan.merchantRefPrefix}' || s.i, ${hash}, ${variantCase('method', 's.i')}, ${variantCase('currency', 's.i')},
         ${variantCase('amountMinor', 's.i')}, ${variantCase('feeMinor', 's.i')}, NULL, 'Expired', NULL, 'Seeded Payer', 'payer@example.com',
-        ${variantCase('phone', 's.i')}, 'https://merchant.example/return', NULL, printf('%064d', s.i), '${SEALED_TOKEN_PLACEHOLDER}',
+        ${variantCase('phone', 's.i')}, 'https://merchant.example/return', NULL, ${hash}, '${SEALED_TOKEN_PLACEHOLDER}',
         'simulator', NULL, NULL, 'failed', 1, ${created}, NULL, NULL, NULL, NULL, 0, NULL, ${created}, ${ended}, ${ended}, ${ended}, NULL
       FROM s JOIN m ON m.k = s.i % ${n}`);
     const events = db.prepare(`${rows}
@@ -125,6 +128,7 @@ export async function seedPostgres(plan: SeedPlan, schema: string, startMs: numb
     const created = `(${startMs}::bigint + s.i * ${Math.floor(SEED_SPAN_MS / plan.count)})`;
     const ended = `(${created} + ${PAYMENT_TTL_MS})`;
     const ref = `('${plan.refPrefix}' || lpad(s.i::text, 12, '0'))`;
+    const hash = `('${plan.hashPrefix}' || lpad(s.i::text, ${64 - plan.hashPrefix.length}, '0'))`;
     const rows = `FROM generate_series($1::bigint, $2::bigint - 1) AS s(i) JOIN (VALUES ${merchants}) AS m(k, id) ON m.k = s.i % ${n}`;
     for (let from = 0; from < plan.count; from += SEED_ROWS_PER_CHUNK * 2) {
       const to = Math.min(plan.count, from + SEED_ROWS_PER_CHUNK * 2);
@@ -135,9 +139,9 @@ export async function seedPostgres(plan: SeedPlan, schema: string, startMs: numb
           checkout_token_hash, checkout_token_enc, channel, upstream_ref, collection_json, collection_state, collection_attempts,
           collection_next_at_ms, reconcile_at_ms, refund_state, refund_ref, refund_upstream_ref, refund_attempts, refund_next_at_ms,
           created_at_ms, updated_at_ms, expires_at_ms, completed_at_ms, refunded_at_ms)
-        SELECT ${ref}, m.id, '${plan.merchantRefPrefix}' || s.i, lpad(s.i::text, 64, '0'), ${variantCase('method', 's.i')}, ${variantCase('currency', 's.i')},
+        SELECT ${ref}, m.id, '${plan.merchantRefPrefix}' || s.i, ${hash}, ${variantCase('method', 's.i')}, ${variantCase('currency', 's.i')},
           ${variantCase('amountMinor', 's.i')}, ${variantCase('feeMinor', 's.i')}, NULL, 'Expired', NULL, 'Seeded Payer', 'payer@example.com',
-          ${variantCase('phone', 's.i')}, 'https://merchant.example/return', NULL, lpad(s.i::text, 64, '0'), '${SEALED_TOKEN_PLACEHOLDER}',
+          ${variantCase('phone', 's.i')}, 'https://merchant.example/return', NULL, ${hash}, '${SEALED_TOKEN_PLACEHOLDER}',
           'simulator', NULL, NULL, 'failed', 1, ${created}, NULL, NULL, NULL, NULL, 0, NULL, ${created}, ${ended}, ${ended}, ${ended}, NULL
         ${rows}`,
         [from, to, ...params],
@@ -180,6 +184,7 @@ async function ensureSeeded(ctx: BenchContext): Promise<number> {
     refPrefix: REF_PREFIX,
     merchantRefPrefix: 'seed-',
     withEvents: true,
+    hashPrefix: '',
   });
   ctx.shared.set(SEEDED_KEY, true);
   const seconds = (performance.now() - started) / 1000;
