@@ -388,6 +388,9 @@ async function runStore(store: StoreKind, settings: Settings, signer: RequestSig
       const baseRps = benchCase.baseline ? (results.find((r) => r.name === benchCase.baseline)?.load?.rps ?? 0) : 0;
       const expected = Math.max(previous.get(benchCase.name) ?? 0, baseRps, (noopRps ?? 10_000) * benchCase.expectedRatio);
       const result = await runCase(benchCase, ctx, settings, signer, servers, expected, noopFigures, profiler);
+      // Which case raised the service's resident set: the peak is the process's high-water mark so far.
+      const after = service.memory();
+      if (after) log(`  ${benchCase.name}: service RSS ${after.rssMiB.toFixed(0)} MiB after it, peak so far ${after.peakMiB.toFixed(0)} MiB`);
       results.push(benchCase.baseline ? againstBaseline(result, results.find((r) => r.name === benchCase.baseline), benchCase.diagnostic) : result);
     }
 
