@@ -4,11 +4,10 @@
 // markup shown as text with no script run, keyboard use with a visible focus ring, the CSP holding
 // (no violation reported), and sign-out. Codes come from the service's own TOTP code path.
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../helpers/browser.js';
-import { SCREENSHOT_DIR, SIZES } from './screens.js';
+import { SCREENSHOT_DIR, SIZES, screenshotsAtBothWidths, watchPage } from './screens.js';
 import { totpCode } from '../../src/people/totp.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { PASSWORD } from './console-client.js';
@@ -32,16 +31,8 @@ describe('the console in a browser', () => {
     browser = await launchChromium();
     context = await browser.newContext({ viewport: SIZES.desktop });
     page = await context.newPage();
-    page.on('dialog', (dialog) => {
-      dialogs.push(dialog.message());
-      void dialog.dismiss();
-    });
-    // A CSP violation or a script error is a failure of the page, whatever it shows.
-    page.on('console', (message) => {
-      // The failed sign-in (401) and the refused form (400) are answered so on purpose; any other error counts.
-      if (message.type() === 'error' && !/status of 40[01] /.test(message.text())) problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(error.message));
+    // The failed sign-in (401) and the refused form (400) are answered so on purpose; any other error counts.
+    watchPage(page, { dialogs, problems, expectedRefusals: /status of 40[01] / });
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   }, 90_000);
 
@@ -52,13 +43,8 @@ describe('the console in a browser', () => {
 
   const url = (p: string) => `${server.baseUrl}${p}`;
 
-  async function screenshots(name: string): Promise<void> {
-    for (const [size, viewport] of Object.entries(SIZES)) {
-      await page.setViewportSize(viewport);
-      await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${size}.png`), fullPage: true });
-    }
-    await page.setViewportSize(SIZES.desktop);
-  }
+  const screenshots = (name: string): Promise<void> => screenshotsAtBothWidths(page, name);
+
 
   it('signs an operator in for the first time: password, then TOTP enrolment, recovery codes, then the console', async () => {
     await page.goto(url('/console'));

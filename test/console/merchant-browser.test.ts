@@ -5,11 +5,10 @@
 // rotation are clicked through their confirm steps, and a payer name and email made of markup show as
 // text with no dialog.
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../helpers/browser.js';
-import { SCREENSHOT_DIR, SIZES } from './screens.js';
+import { SCREENSHOT_DIR, SIZES, screenshotsAtBothWidths, watchPage } from './screens.js';
 import { totpCode } from '../../src/people/totp.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { PASSWORD } from './console-client.js';
@@ -33,16 +32,8 @@ describe('the merchant pages in a browser', () => {
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: SIZES.desktop });
     page = await context.newPage();
-    page.on('dialog', (dialog) => {
-      dialogs.push(dialog.message());
-      void dialog.dismiss();
-    });
-    // A CSP violation or a script error is a failure of the page, whatever it shows. Refusals the
-    // tests ask for (401 sign-in, 400 form, 422 refund) are answered so on purpose.
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !/status of 4(00|01|22) /.test(message.text())) problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(error.message));
+    // Refusals the tests ask for (401 sign-in, 400 form, 422 refund) are answered so on purpose.
+    watchPage(page, { dialogs, problems, expectedRefusals: /status of 4(00|01|22) / });
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   }, 120_000);
 
@@ -53,13 +44,8 @@ describe('the merchant pages in a browser', () => {
 
   const url = (p: string) => `${server.baseUrl}${p}`;
 
-  async function screenshots(name: string): Promise<void> {
-    for (const [size, viewport] of Object.entries(SIZES)) {
-      await page.setViewportSize(viewport);
-      await page.screenshot({ path: path.join(SCREENSHOT_DIR, `merchant-${name}-${size}.png`), fullPage: true });
-    }
-    await page.setViewportSize(SIZES.desktop);
-  }
+  const screenshots = (name: string): Promise<void> => screenshotsAtBothWidths(page, `merchant-${name}`);
+
 
   async function signIn(code: string): Promise<void> {
     await page.getByLabel('Email').fill(EMAIL);
