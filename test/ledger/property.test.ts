@@ -84,7 +84,11 @@ describe('ledger under concurrent workers', () => {
           }
           return outcomes;
         };
-        const outcomes = (await Promise.all(perWorker.map(runWorker))).flat();
+        // allSettled, not all: a worker that throws must not leave the others writing into the next run.
+        const settled = await Promise.allSettled(perWorker.map(runWorker));
+        const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+        if (failed) throw failed.reason;
+        const outcomes = settled.flatMap((s) => (s.status === 'fulfilled' ? s.value : []));
         await assertBooksBalance();
         await assertOrderIndependentSums(env, outcomes, platformBefore);
       }),

@@ -9,6 +9,7 @@ import type { AdjustableKind } from '../../src/ledger/operator.js';
 import type { LedgerService } from '../../src/ledger/service.js';
 import type { Database, Db } from '../../src/store/schema.js';
 import type { Transaction } from 'kysely';
+import { withTransaction } from '../../src/store/transactions.js';
 
 export const CHANNEL = 'sim';
 
@@ -159,7 +160,8 @@ export class Worker {
 
   private async tx(work: (trx: Transaction<Database>) => Promise<{ replayed: boolean }>): Promise<Status> {
     try {
-      const result = await this.env.db.transaction().execute(work);
+      // As the flows do: a deadlock or serialization victim is retried, not reported as an outcome.
+      const result = await withTransaction(this.env.db, work);
       return result.replayed ? 'replayed' : 'ok';
     } catch (error) {
       return reasonOf(error);
