@@ -147,6 +147,20 @@ interface Servers {
   readonly simulator: RunningProcess;
 }
 
+/** The service's V8 heap from its /metrics: tells heap growth apart from memory held outside it. */
+async function heapFigures(baseUrl: string): Promise<string> {
+  try {
+    const text = await (await fetch(`${baseUrl}/metrics`)).text();
+    const mib = (name: string): string => {
+      const value = Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
+      return Number.isFinite(value) ? (value / 2 ** 20).toFixed(0) : '?';
+    };
+    return `V8 heap ${mib('nodejs_heap_size_used_bytes')} used of ${mib('nodejs_heap_size_total_bytes')} MiB, external ${mib('nodejs_external_memory_bytes')} MiB`;
+  } catch {
+    return 'heap figures unavailable';
+  }
+}
+
 /** Saves a window's profile as bench/results/profiles/<store>-<case>.cpuprofile and prints its summary. */
 function saveProfile(profile: Profile, store: StoreKind, caseName: string): void {
   fs.mkdirSync(PROFILE_DIR, { recursive: true });
@@ -390,7 +404,7 @@ async function runStore(store: StoreKind, settings: Settings, signer: RequestSig
       const result = await runCase(benchCase, ctx, settings, signer, servers, expected, noopFigures, profiler);
       // Which case raised the service's resident set: the peak is the process's high-water mark so far.
       const after = service.memory();
-      if (after) log(`  ${benchCase.name}: service RSS ${after.rssMiB.toFixed(0)} MiB after it, peak so far ${after.peakMiB.toFixed(0)} MiB`);
+      if (after) log(`  ${benchCase.name}: service RSS ${after.rssMiB.toFixed(0)} MiB after it (${await heapFigures(service.baseUrl)}), peak so far ${after.peakMiB.toFixed(0)} MiB`);
       results.push(benchCase.baseline ? againstBaseline(result, results.find((r) => r.name === benchCase.baseline), benchCase.diagnostic) : result);
     }
 
