@@ -1,6 +1,7 @@
 // Start-up: read config, open and migrate the store, seed the sandbox on first start, serve the API
 // and run the background work (by ROLE); on SIGTERM drain (503 to new requests), then finish in-flight
 // requests and the jobs in progress, and exit.
+import v8 from 'node:v8';
 import { loadConfig } from './config.js';
 import { buildRuntime } from './bootstrap.js';
 import { buildApp } from './server.js';
@@ -10,6 +11,9 @@ import { sleep } from './core/clock.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  // The resident set must stay under the 300 MiB budget (contract section 13): under fast allocation V8
+  // would let garbage in the old generation reach about four times the live heap before collecting.
+  if (config.heapGrowthPercent > 0) v8.setFlagsFromString(`--heap-growing-percent=${config.heapGrowthPercent}`);
   const runtime = await buildRuntime(config);
   const { services } = runtime;
   const handle = await buildApp(services);
