@@ -267,7 +267,7 @@ export function millionCases(base: readonly BenchCase[]): BenchCase[] {
     : [];
   return [
     seedCase,
-    ...['account/balance', 'payout/bankCode', 'payment/initiate', 'payment/status', 'payment/list'].flatMap(repeat),
+    ...['account/balance', 'payout/bankCode', 'payment/initiate', 'payment/status', 'payment/list', 'payment/list, 4 connections'].flatMap(repeat),
     ...coldStatus,
     ...['payout/initiate 100 merchants', 'payout/initiate hot merchant'].flatMap(repeat),
   ];

@@ -55,4 +55,18 @@ const paymentList: BenchCase = {
   },
 };
 
-export const REPORTING_CASES: readonly BenchCase[] = [paymentList];
+/**
+ * The same calls from 4 connections: at 50 closed-loop connections every request waits behind the
+ * others (mean latency = 50 / throughput), so the p99 there says how busy the service is, not how long
+ * a merchant's list call takes. This case shows the latter against the read budget (p99 <= 10 ms),
+ * with no throughput target of its own; the 50-connection case keeps its full target.
+ */
+const paymentListLight: BenchCase = {
+  ...paymentList,
+  name: 'payment/list, 4 connections',
+  description: `${paymentList.description} From 4 connections: a list call's own latency, not a saturated queue.`,
+  target: { ratio: 0, p99Ms: 10 },
+  connections: 4,
+};
+
+export const REPORTING_CASES: readonly BenchCase[] = [paymentList, paymentListLight];

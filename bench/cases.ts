@@ -50,6 +50,11 @@ export interface BenchCase {
   readonly baseline?: string;
   /** A measurement without a verdict of its own (INFO), e.g. a harsher variant of a repeated case. */
   readonly diagnostic?: boolean;
+  /**
+   * Load it with this many connections instead of the run's (50): a light-load case that shows a call's
+   * own latency, which at 50 closed-loop connections is only 50 / throughput (Little's law).
+   */
+  readonly connections?: number;
   /** Optional check after the load (e.g. "no balance ever negative"); returns the problems found. */
   verify?(ctx: BenchContext): Promise<string[]>;
 }

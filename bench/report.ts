@@ -82,7 +82,7 @@ export function formatTable(result: StoreResult): string {
       : c.serverCpuUsPerRequest.toFixed(0) + (c.databaseCpuUsPerRequest === null ? '' : `+${c.databaseCpuUsPerRequest.toFixed(0)} db`),
     c.ratio === null ? '-' : c.ratio.toFixed(2),
     c.cpuRatio === null ? '-' : c.cpuRatio.toFixed(2),
-    c.targetLabel ?? (c.target ? `≥${c.target.ratio}×, p99≤${c.target.p99Ms}ms` : 'reference'),
+    c.targetLabel ?? (c.target ? `${c.target.ratio > 0 ? `≥${c.target.ratio}×, ` : ''}p99≤${c.target.p99Ms}ms` : 'reference'),
     c.verdict === 'REFERENCE' ? '' : c.verdict,
   ]);
   const m = result.memory;

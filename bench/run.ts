@@ -336,7 +336,7 @@ async function runCase(
         origin: servers[benchCase.server].baseUrl,
         watch: { service: servers.service.pid, noop: servers.noop.pid, simulator: servers.simulator.pid },
         requests,
-        connections: settings.connections,
+        connections: benchCase.connections ?? settings.connections,
         warmupMs: settings.warmupSeconds * 1000,
         durationMs: settings.durationSeconds * 1000,
         cycle: benchCase.server === 'noop',
