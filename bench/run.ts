@@ -202,6 +202,38 @@ async function measureSigned(
   }
 }
 
+/**
+ * Why a throughput or latency target was missed, in figures: the service is one Node process, so
+ * its rate is at most one core's second divided by its CPU per request; and with closed-loop
+ * connections the mean latency is connections / rate (Little's law), so a p99 budget is out of reach
+ * while the rate is. docs/benchmarks.md ("What is out of reach") gives the breakdown behind them.
+ */
+function reachNotes(
+  target: BenchCase['target'],
+  load: LoadResult,
+  noop: { rps: number; cpuUsPerRequest: number | null } | null,
+  serverCpuUsPerRequest: number | null,
+  connections: number,
+): string[] {
+  if (!target || !noop?.rps || !serverCpuUsPerRequest || load.rps <= 0) return [];
+  const notes: string[] = [];
+  const neededRps = target.ratio * noop.rps;
+  if (target.ratio > 0 && load.rps < neededRps) {
+    const budgetUs = 1e6 / neededRps;
+    const ceilingRps = 1e6 / serverCpuUsPerRequest;
+    notes.push(
+      `reach: ${target.ratio} × no-op is ${Math.round(neededRps).toLocaleString('en-US')} req/s, at most ${budgetUs.toFixed(0)} µs of the ` +
+        `service's CPU per request; it spends ${serverCpuUsPerRequest.toFixed(0)} µs (${(serverCpuUsPerRequest / budgetUs).toFixed(1)} × the budget), ` +
+        `so one process cannot pass ${Math.round(ceilingRps).toLocaleString('en-US')} req/s on a core of its own`,
+    );
+  }
+  const queueMs = (connections / load.rps) * 1000;
+  if (load.latencyMs.p99 > target.p99Ms && queueMs > target.p99Ms / 2) {
+    notes.push(`reach: ${connections} closed-loop connections at ${Math.round(load.rps).toLocaleString('en-US')} req/s wait ${queueMs.toFixed(1)} ms on average (connections / rate)`);
+  }
+  return notes;
+}
+
 /** What the table and the JSON say about one measured case. */
 function describe(
   benchCase: BenchCase,
@@ -210,6 +242,7 @@ function describe(
   signSeconds: number,
   noop: { rps: number; cpuUsPerRequest: number | null } | null,
   problems: string[],
+  connections: number,
 ): CaseResult {
   const ratio = benchCase.target === null ? 1 : noop?.rps ? load.rps / noop.rps : 0;
   const { verdict, notes } = verdictOf(benchCase.target, load, ratio);
@@ -233,6 +266,7 @@ function describe(
   if (warmupErrors.length) notes.push(`warm-up non-200: ${warmupErrors.map(([r, n]) => `${n} × ${r}`).join(', ')}`);
   if (load.firstNon200) notes.push(`first non-200: ${load.firstNon200}`);
   notes.push(...problems.map((problem) => `check failed: ${problem}`));
+  notes.push(...reachNotes(benchCase.target, load, noop, serverCpuUsPerRequest, connections));
   log(
     `  ${benchCase.name}: ${Math.round(load.rps).toLocaleString('en-US')} req/s, p50 ${load.latencyMs.p50.toFixed(2)} ms, ` +
       `p99 ${load.latencyMs.p99.toFixed(2)} ms, non-200 ${load.non200}, server CPU ${serverCpuUsPerRequest?.toFixed(0) ?? '?'} µs/req` +
@@ -350,7 +384,7 @@ async function runCase(
         ? { load: await measure(unsignedRequests(Array.from({ length: 1000 }, (_, i) => requestAt(i)))), signSeconds: 0 }
         : await measureSigned(benchCase, requestAt, settings, signer, expectedRps, measure);
     const problems = benchCase.verify ? await benchCase.verify(ctx) : [];
-    return describe(benchCase, ctx.store, load, signSeconds, noop, problems);
+    return describe(benchCase, ctx.store, load, signSeconds, noop, problems, benchCase.connections ?? settings.connections);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     log(`  ${benchCase.name}: ERROR ${message}`);
