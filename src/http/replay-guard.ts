@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import type { Clock } from '../core/clock.js';
 import type { Db } from '../store/schema.js';
 import { GroupBatch } from '../core/group-batch.js';
+import { HotBatchQuery } from '../store/hot-query.js';
 
 /** Where a signed request was sent: the route, and whether it changes state (declared by the route). */
 export interface SignatureUse {
@@ -31,6 +32,25 @@ const MAX_CLAIMS_PER_FLUSH = 512;
 const PURGE_INTERVAL_MS = 60_000;
 
 export const signatureHash = (signature: string): string => crypto.createHash('sha256').update(signature).digest('hex');
+
+const claimValues = (c: PendingClaim): unknown[] => [c.hash, c.merchantId, c.expiresAtMs, c.use.path, c.use.changesState ? 'change' : 'read'];
+
+/** The insert of a flush's claims, compiled once per number of claims. */
+const insertClaims = new HotBatchQuery(5, (db, count, values) =>
+  db
+    .insertInto('used_signatures')
+    .values(
+      Array.from({ length: count }, (_, i) => ({
+        signature_hash: values[i * 5] as string,
+        merchant_id: values[i * 5 + 1] as string,
+        expires_at_ms: values[i * 5 + 2] as bigint,
+        path: values[i * 5 + 3] as string,
+        path_effect: values[i * 5 + 4] as 'read' | 'change',
+      })),
+    )
+    .onConflict((oc) => oc.column('signature_hash').doNothing())
+    .returning('signature_hash'),
+);
 
 /** Contract section 6: a Signature serves one path, or any number of read paths. */
 function mayShare(owner: SignatureUse, use: SignatureUse): boolean {
@@ -93,20 +113,7 @@ export class ReplayGuard {
    * winner committed). A hash missing from `owners` lost its record to the purge in between: refused.
    */
   private async record(candidates: readonly PendingClaim[]): Promise<{ firsts: Set<PendingClaim>; owners: Map<string, SignatureUse> }> {
-    const inserted = await this.db
-      .insertInto('used_signatures')
-      .values(
-        candidates.map((c) => ({
-          signature_hash: c.hash,
-          merchant_id: c.merchantId,
-          expires_at_ms: c.expiresAtMs,
-          path: c.use.path,
-          path_effect: c.use.changesState ? ('change' as const) : ('read' as const),
-        })),
-      )
-      .onConflict((oc) => oc.column('signature_hash').doNothing())
-      .returning('signature_hash')
-      .execute();
+    const inserted = await insertClaims.execute(this.db, candidates.flatMap(claimValues));
     const won = new Set(inserted.map((r) => r.signature_hash));
     const firsts = new Set(candidates.filter((c) => won.has(c.hash)));
     const owners = new Map<string, SignatureUse>([...firsts].map((c) => [c.hash, c.use]));

@@ -9,7 +9,7 @@ import type { LedgerContext } from './context.js';
 import * as operator from './operator.js';
 import * as payments from './payments.js';
 import * as payouts from './payouts.js';
-import { merchantBalances, merchantJournal, type Balances, type JournalEntry, type JournalQuery } from './queries.js';
+import { BalanceReads, merchantBalances, merchantJournal, type Balances, type JournalEntry, type JournalQuery } from './queries.js';
 import { settleGroup, settlePending, type SettledGroup, type SettlementRun } from './settlement.js';
 import { withTransaction } from '../store/transactions.js';
 import type { Job } from '../core/worker.js';
@@ -26,6 +26,7 @@ const SETTLEMENT_MIN_IDLE_MS = 1000;
 export class LedgerService {
   private readonly db: Db;
   private readonly ctx: LedgerContext;
+  private readonly balanceReads: BalanceReads;
 
   constructor(store: Pick<Store, 'db' | 'kind'>, clock: Clock, options: LedgerOptions = {}) {
     const delays = { ...options.settlementDelayMs };
@@ -33,6 +34,7 @@ export class LedgerService {
       if (!Number.isSafeInteger(delayMs) || delayMs < 0) throw new Error(`ledger: settlement delay of ${currency} must be >= 0 ms`);
     }
     this.db = store.db;
+    this.balanceReads = new BalanceReads(store.db);
     this.ctx = { storeKind: store.kind, clock, settlementDelayMs: (currency) => delays[currency] ?? 0 };
   }
 
@@ -117,8 +119,9 @@ export class LedgerService {
 
   // Reads.
 
-  balances(merchantId: string, currency: Currency, db: Executor = this.db): Promise<Balances> {
-    return merchantBalances(db, this.ctx.storeKind, merchantId, currency);
+  /** A merchant's five balances; inside a transaction when `db` is one, else batched with concurrent reads. */
+  balances(merchantId: string, currency: Currency, db?: Executor): Promise<Balances> {
+    return db === undefined ? this.balanceReads.read(merchantId, currency) : merchantBalances(db, merchantId, currency);
   }
 
   journal(merchantId: string, query: JournalQuery = {}): Promise<JournalEntry[]> {

@@ -6,6 +6,7 @@ import type { Currency } from '../core/money.js';
 import { PAYMENT_RECORD_COLUMNS, paymentRecord, type PaymentRecord, type PaymentRecordRow } from '../domain/payments/records.js';
 import type { PaymentsTable } from '../domain/payments/payment-rows.js';
 import { PAYOUT_RECORD_COLUMNS, payoutRecord, type PayoutRecord, type PayoutRecordRow } from '../domain/payouts/payout-records.js';
+import { HotQuery } from '../store/hot-query.js';
 import type { Db } from '../store/schema.js';
 import { filterFingerprint, type CursorCodec, type CursorScope } from './cursor.js';
 import { olderThan, positionOf, positionParts, type KeysetPosition } from './keyset.js';
@@ -43,6 +44,56 @@ export type RecordRow<K extends RecordKind> = K extends 'payments' ? PaymentReco
 
 const COLUMNS: Record<RecordKind, readonly string[]> = { payments: PAYMENT_RECORD_COLUMNS, payouts: PAYOUT_RECORD_COLUMNS };
 
+/** Which filters a page query has: its SQL text, compiled once per shape (see pageQuery). */
+interface PageShape {
+  readonly kind: RecordKind;
+  readonly status: boolean;
+  readonly currency: boolean;
+  /** none; a method compared as is; or payouts' TRANSFER, which also matches NGN's BANK. */
+  readonly method: 'none' | 'plain' | 'payout-transfer';
+  readonly merchantRef: boolean;
+  readonly transactionRef: boolean;
+  readonly from: boolean;
+  readonly to: boolean;
+  readonly after: boolean;
+}
+
+const pageQueries = new Map<string, HotQuery<unknown[], unknown>>();
+
+/**
+ * The page query of one shape, its values in this order: merchant, then each filter present in the
+ * order of PageShape, the position (created, id) when paging on, and the limit.
+ */
+function pageQuery(shape: PageShape): HotQuery<unknown[], unknown> {
+  const key = JSON.stringify(shape);
+  let query = pageQueries.get(key);
+  if (query === undefined) {
+    const arity = 2 + [shape.status, shape.currency, shape.method !== 'none', shape.merchantRef, shape.transactionRef, shape.from, shape.to].filter(Boolean).length + (shape.after ? 2 : 0);
+    query = new HotQuery(arity, (db, ...values: unknown[]) => {
+      const next = (): any => values.shift();
+      // One query for both tables: they share every column filtered or ordered on.
+      const loose = db as unknown as Kysely<Record<RecordKind, PaymentsTable>>;
+      return loose
+        .selectFrom(shape.kind as 'payments')
+        .select(COLUMNS[shape.kind] as (keyof PaymentsTable)[])
+        .where('merchant_id', '=', next())
+        .$if(shape.status, (q) => q.where('status', '=', next()))
+        .$if(shape.currency, (q) => q.where('currency', '=', next()))
+        .$if(shape.method !== 'none', (q) => q.where((eb) => methodMatches(eb, shape.method === 'payout-transfer', next())))
+        .$if(shape.merchantRef, (q) => q.where('merchant_ref', '=', next()))
+        .$if(shape.transactionRef, (q) => q.where('transaction_ref', '=', next()))
+        .$if(shape.from, (q) => q.where('created_at_ms', '>=', next()))
+        .$if(shape.to, (q) => q.where('created_at_ms', '<', next()))
+        .$if(shape.after, (q) => q.where(olderThan('created_at_ms', 'transaction_ref', { createdAtMs: next(), id: next() })))
+        .orderBy('created_at_ms', 'desc')
+        .orderBy('transaction_ref', 'desc')
+        .limit(next());
+    });
+    pageQueries.set(key, query);
+  }
+  return query;
+}
+
 /** One page of a merchant's rows of `kind`, starting strictly after `after` (null: the newest). */
 export async function recordPage<K extends RecordKind>(
   db: Db,
@@ -53,30 +104,28 @@ export async function recordPage<K extends RecordKind>(
   after: KeysetPosition | null,
   limit: number,
 ): Promise<RecordRow<K>[]> {
-  // One query for both tables: they share every column filtered or ordered on.
-  const loose = db as unknown as Kysely<Record<RecordKind, PaymentsTable>>;
-  const rows = await loose
-    .selectFrom(kind as 'payments')
-    .select(COLUMNS[kind] as (keyof PaymentsTable)[])
-    .where('merchant_id', '=', merchantId)
-    .$if(filters.status !== undefined, (q) => q.where('status', '=', filters.status as PaymentsTable['status']))
-    .$if(filters.currency !== undefined, (q) => q.where('currency', '=', filters.currency!))
-    .$if(filters.method !== undefined, (q) => q.where((eb) => methodMatches(eb, kind, filters.method!)))
-    .$if(filters.merchantRef !== undefined, (q) => q.where('merchant_ref', '=', filters.merchantRef!))
-    .$if(filters.transactionRef !== undefined, (q) => q.where('transaction_ref', '=', filters.transactionRef!))
-    .$if(range.fromMs !== null, (q) => q.where('created_at_ms', '>=', BigInt(range.fromMs!)))
-    .$if(range.toMs !== null, (q) => q.where('created_at_ms', '<', BigInt(range.toMs!)))
-    .$if(after !== null, (q) => q.where(olderThan('created_at_ms', 'transaction_ref', after!)))
-    .orderBy('created_at_ms', 'desc')
-    .orderBy('transaction_ref', 'desc')
-    .limit(limit)
-    .execute();
-  return rows as unknown as RecordRow<K>[];
+  const shape: PageShape = {
+    kind,
+    status: filters.status !== undefined,
+    currency: filters.currency !== undefined,
+    method: filters.method === undefined ? 'none' : kind === 'payouts' && filters.method === 'TRANSFER' ? 'payout-transfer' : 'plain',
+    merchantRef: filters.merchantRef !== undefined,
+    transactionRef: filters.transactionRef !== undefined,
+    from: range.fromMs !== null,
+    to: range.toMs !== null,
+    after: after !== null,
+  };
+  const values: unknown[] = [merchantId, filters.status, filters.currency, filters.method, filters.merchantRef, filters.transactionRef];
+  values.push(range.fromMs === null ? undefined : BigInt(range.fromMs), range.toMs === null ? undefined : BigInt(range.toMs));
+  if (after !== null) values.push(after.createdAtMs, after.id);
+  values.push(limit);
+  const rows = await pageQuery(shape).execute(db, ...values.filter((value) => value !== undefined));
+  return rows as RecordRow<K>[];
 }
 
 /** NGN bank payouts are stored as BANK and shown as TRANSFER: a payout filter matches either name. */
-function methodMatches(eb: any, kind: RecordKind, method: string) {
-  if (kind === 'payouts' && method === 'TRANSFER') {
+function methodMatches(eb: any, payoutTransfer: boolean, method: unknown) {
+  if (payoutTransfer) {
     return eb.or([eb('method', '=', method), eb.and([eb('currency', '=', 'NGN'), eb('method', '=', 'BANK')])]);
   }
   return eb('method', '=', method);

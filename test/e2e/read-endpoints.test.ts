@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BankEntry, Balance, UsdtRate } from '../../sdk/src/index.js';
 import { startTestServer, type TestMerchant, type TestServer } from '../helpers/server.js';
+import { fund, initiateBody } from '../payments/api-helpers.js';
 
 let server: TestServer;
 let merchant: TestMerchant;
@@ -148,5 +149,39 @@ describe('account/balance', () => {
     expect({ status: result.status, code: result.code, message: result.message }).toEqual({ status: 200, code: '200', message: 'SUCCESS' });
     const balance: Balance = result.data;
     expect(balance).toEqual({ currency, available: 0, pending: 0, held: 0, credit: 0, security: 0 });
+  });
+});
+
+// Reads arriving together share one statement (src/ledger/queries.ts, src/domain/payments/repository.ts):
+// each caller still gets its own merchant's answer, and another merchant's payment is still missing.
+describe('reads answered together', () => {
+  it('gives every merchant its own balances when their reads arrive at once', async () => {
+    const shops = [await server.createMerchant(), await server.createMerchant({ keyType: 'RSA-SHA512' }), await server.createMerchant()];
+    await Promise.all(shops.map((shop, i) => fund(server, shop.id, 'INR', BigInt(i + 1) * 1_000_00n)));
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => shops[i % shops.length]!.client.balance({ currency: i % 2 === 0 ? 'INR' : 'IDR' })),
+    );
+    answers.forEach((answer, i) => {
+      expect(answer.status).toBe(200);
+      const available = i % 2 === 0 ? ((i % shops.length) + 1) * 1_000 : 0;
+      expect(answer.data).toEqual({ currency: i % 2 === 0 ? 'INR' : 'IDR', available, pending: 0, held: 0, credit: 0, security: 0 });
+    });
+  });
+
+  it("answers a payment/status only to the payment's merchant, also when another merchant asks in the same moment", async () => {
+    const owner = await server.createMerchant();
+    const other = await server.createMerchant();
+    const created = await owner.client.paymentInitiate(initiateBody('INR', 'NATIVE'));
+    const { transactionRef } = created.data;
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? owner : other).client.paymentStatus({ transactionRef })),
+    );
+    answers.forEach((answer, i) => {
+      if (i % 2 === 0) expect({ status: answer.status, ref: answer.data.transactionRef }).toEqual({ status: 200, ref: transactionRef });
+      else expect({ status: answer.status, message: answer.message }).toEqual({ status: 404, message: 'NOT_FOUND' });
+    });
+    const byMerchantRef = await owner.client.paymentStatus({ merchantRef: created.data.merchantRef });
+    expect(byMerchantRef.data.transactionRef).toBe(transactionRef);
+    expect((await other.client.paymentStatus({ merchantRef: created.data.merchantRef })).status).toBe(404);
   });
 });

@@ -1,7 +1,10 @@
 // Reads and claims on the payments table. Every state change elsewhere is a conditional update
 // (WHERE status = ...), so concurrent callbacks, jobs and requests can race without double effects.
+import { GroupBatch } from '../../core/group-batch.js';
+import { HotBatchQuery, HotQuery } from '../../store/hot-query.js';
 import type { Executor } from '../../store/schema.js';
 import type { PaymentsTable } from './payment-rows.js';
+import { PAYMENT_RECORD_COLUMNS, type PaymentRecordRow } from './records.js';
 
 export async function findByRef(db: Executor, transactionRef: string): Promise<PaymentsTable | undefined> {
   return db.selectFrom('payments').selectAll().where('transaction_ref', '=', transactionRef).executeTakeFirst();
@@ -17,6 +20,55 @@ export async function findForMerchant(
   return 'transactionRef' in query
     ? base.where('transaction_ref', '=', query.transactionRef).executeTakeFirst()
     : base.where('merchant_ref', '=', query.merchantRef).executeTakeFirst();
+}
+
+/** payment/status's read by merchantRef: only the record's columns, compiled once. */
+const recordByMerchantRef = new HotQuery(2, (db, merchantId: string, merchantRef: string) =>
+  db.selectFrom('payments').select(PAYMENT_RECORD_COLUMNS).where('merchant_id', '=', merchantId).where('merchant_ref', '=', merchantRef),
+);
+
+/** Records by transactionRef with their owner, compiled once per number of refs. */
+const recordsByTransactionRef = new HotBatchQuery(1, (db, _count, refs) =>
+  db
+    .selectFrom('payments')
+    .select([...PAYMENT_RECORD_COLUMNS, 'merchant_id'])
+    .where('transaction_ref', 'in', refs as string[]),
+);
+
+interface RecordRead {
+  readonly merchantId: string;
+  readonly transactionRef: string;
+}
+
+/** Bounded so one read stays a small statement. */
+const MAX_READS_PER_BATCH = 100;
+
+/**
+ * payment/status's reads outside any transaction. Lookups by transactionRef arriving together share
+ * one statement (on PostgreSQL a round trip each was most of the read's cost); each answers only a
+ * payment of the merchant that asked, so another merchant's payment reads as missing.
+ */
+export class PaymentRecordReads {
+  private readonly byTransactionRef = new GroupBatch<RecordRead, PaymentRecordRow | undefined>(MAX_READS_PER_BATCH, (batch) =>
+    this.readAll(batch),
+  );
+
+  constructor(private readonly db: Executor) {}
+
+  find(merchantId: string, query: { readonly transactionRef: string } | { readonly merchantRef: string }): Promise<PaymentRecordRow | undefined> {
+    return 'transactionRef' in query
+      ? this.byTransactionRef.add({ merchantId, transactionRef: query.transactionRef })
+      : recordByMerchantRef.executeTakeFirst(this.db, merchantId, query.merchantRef);
+  }
+
+  private async readAll(batch: readonly RecordRead[]): Promise<(PaymentRecordRow | undefined)[]> {
+    const rows = await recordsByTransactionRef.execute(this.db, [...new Set(batch.map((read) => read.transactionRef))]);
+    const byRef = new Map(rows.map((row) => [row.transaction_ref, row]));
+    return batch.map((read) => {
+      const row = byRef.get(read.transactionRef);
+      return row !== undefined && row.merchant_id === read.merchantId ? row : undefined;
+    });
+  }
 }
 
 export async function findByTokenHash(db: Executor, tokenHash: string): Promise<PaymentsTable | undefined> {

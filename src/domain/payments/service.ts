@@ -38,7 +38,7 @@ import {
   type RefundResult,
 } from './records.js';
 import { Refunds } from './refunds.js';
-import { findByRef, findByTokenHash, findForMerchant } from './repository.js';
+import { findByRef, findByTokenHash, findForMerchant, PaymentRecordReads } from './repository.js';
 import { PaymentIntakeBatch } from './intake-batch.js';
 import { buildDraft, requestHash, requirePayinMethod, type InitiateRequest } from './payment-request.js';
 import { oneReference, requireCurrency, type RecordQuery } from '../request-rules.js';
@@ -87,6 +87,7 @@ export class PaymentService implements CheckoutSource {
   private readonly reconciler: Reconciler;
   /** New payments' rows, committed together with those of concurrent requests (group commit). */
   private readonly intake: PaymentIntakeBatch;
+  private readonly records: PaymentRecordReads;
 
   /** Late money held for the operator, and its resolution. */
   readonly held: HeldMoneyService;
@@ -94,6 +95,7 @@ export class PaymentService implements CheckoutSource {
   constructor(private readonly deps: PaymentContext) {
     this.held = new HeldMoneyService(deps);
     this.intake = new PaymentIntakeBatch(deps.db);
+    this.records = new PaymentRecordReads(deps.db);
     this.refunds = new Refunds(deps);
     this.reconciler = new Reconciler(deps, (ref, state) => this.applyCollectionState(ref, state));
     this.jobs = paymentJobs(deps, { reconciler: this.reconciler, refunds: this.refunds });
@@ -161,7 +163,7 @@ export class PaymentService implements CheckoutSource {
   }
 
   async status(merchant: Merchant, query: PaymentQuery): Promise<PaymentRecord> {
-    const row = await findForMerchant(this.deps.db, merchant.id, oneReference(query));
+    const row = await this.records.find(merchant.id, oneReference(query));
     if (!row) throw notFound('payment');
     return paymentRecord(row, this.deps.clock.nowMs());
   }

@@ -1,0 +1,85 @@
+// Queries on the signed read paths, compiled once per SQL dialect and then run with each call's values.
+// Kysely builds and compiles a query's operation tree anew on every call, which the read paths' profiles
+// ranked beside the statement itself (about 10 µs of a 15 µs balance read on SQLite).
+import type { Compilable, CompiledQuery } from 'kysely';
+import type { Executor } from './schema.js';
+
+/** Stands in for the i-th argument while the query is compiled; never a real value. */
+const placeholder = (i: number): string => `\u0000hot-query-argument-${i}\u0000`;
+
+interface Compiled {
+  readonly template: CompiledQuery;
+  /** For each of the compiled query's parameters, the argument it takes, or -1 for a constant of the query. */
+  readonly sources: readonly number[];
+}
+
+/**
+ * A query whose shape never depends on its arguments: `build` receives a placeholder for each argument
+ * and must put every one of them into the query as a value (never branch on it, never transform it, and
+ * add no other values that vary between calls). Each argument must appear in the compiled query.
+ */
+export class HotQuery<Args extends readonly unknown[], Row> {
+  /** Keyed by the dialect's adapter: one per store, shared by its transactions. */
+  private readonly compiled = new WeakMap<object, Compiled>();
+
+  constructor(
+    private readonly arity: Args['length'],
+    private readonly build: (db: Executor, ...args: Args) => Compilable<Row>,
+  ) {}
+
+  async execute(db: Executor, ...args: Args): Promise<Row[]> {
+    const { template, sources } = this.compiledFor(db);
+    const parameters = sources.map((source, i) => (source < 0 ? template.parameters[i] : args[source]));
+    const result = await db.executeQuery<Row>({ ...template, parameters });
+    return result.rows as Row[];
+  }
+
+  async executeTakeFirst(db: Executor, ...args: Args): Promise<Row | undefined> {
+    return (await this.execute(db, ...args))[0];
+  }
+
+  private compiledFor(db: Executor): Compiled {
+    const adapter = db.getExecutor().adapter;
+    let compiled = this.compiled.get(adapter);
+    if (compiled === undefined) {
+      compiled = this.compile(db);
+      this.compiled.set(adapter, compiled);
+    }
+    return compiled;
+  }
+
+  private compile(db: Executor): Compiled {
+    const placeholders = Array.from({ length: this.arity }, (_, i) => placeholder(i)) as unknown as Args;
+    const template = this.build(db, ...placeholders).compile();
+    const sources = template.parameters.map((value) => (placeholders as readonly unknown[]).indexOf(value));
+    for (let i = 0; i < this.arity; i++) {
+      if (!sources.includes(i)) throw new Error(`hot query: argument ${i} is not a value of the compiled query: ${template.sql}`);
+    }
+    return { template, sources };
+  }
+}
+
+/**
+ * A query over a batch of items, each putting `perItem` values into it (a multi-row insert, an
+ * IN-list): one HotQuery per batch size, compiled on the first batch of that size.
+ */
+export class HotBatchQuery<Row> {
+  private readonly bySize = new Map<number, HotQuery<unknown[], Row>>();
+
+  constructor(
+    private readonly perItem: number,
+    /** `values` holds count × perItem placeholders, item by item. */
+    private readonly build: (db: Executor, count: number, values: readonly unknown[]) => Compilable<Row>,
+  ) {}
+
+  execute(db: Executor, values: readonly unknown[]): Promise<Row[]> {
+    const count = values.length / this.perItem;
+    if (!Number.isInteger(count) || count < 1) throw new Error(`hot batch query: ${values.length} values for items of ${this.perItem}`);
+    let query = this.bySize.get(count);
+    if (query === undefined) {
+      query = new HotQuery(values.length, (q, ...placeholders: unknown[]) => this.build(q, count, placeholders));
+      this.bySize.set(count, query);
+    }
+    return query.execute(db, ...values);
+  }
+}
