@@ -7,6 +7,7 @@ import { newId } from '../core/ids.js';
 import type { Currency, Minor } from '../core/money.js';
 import type { Executor } from '../store/schema.js';
 import { accountId, mustStayNonNegative, openAccount, type AccountRef } from './accounts.js';
+import { isPostgres, postEntryPg } from './pg-posting.js';
 
 export const ENTRY_KINDS = [
   'payment_credit',
@@ -107,6 +108,11 @@ async function applyDelta(db: Executor, id: string, posting: Posting, nowMs: num
 export async function postJournal(db: Executor, entry: EntryInput): Promise<PostResult> {
   const postings = normalizePostings(entry);
   if (entry.ref.length === 0 || entry.ref.length > 200) throw new Error('ledger: ref must be 1 to 200 characters');
+  if (isPostgres(db)) return postJournalPg(db, entry, postings);
+  return postStepByStep(db, entry, postings);
+}
+
+async function postStepByStep(db: Executor, entry: EntryInput, postings: { id: string; posting: Posting }[]): Promise<PostResult> {
   const claimed = await db
     .insertInto('ledger_entries')
     .values({
@@ -132,6 +138,39 @@ export async function postJournal(db: Executor, entry: EntryInput): Promise<Post
   // Balance rows last: on PostgreSQL their row locks are then held only until the commit.
   for (const { id, posting } of postings) await applyDelta(db, id, posting, entry.nowMs);
   return { entryId: claimed.id, replayed: false };
+}
+
+/**
+ * PostgreSQL: the same in one statement and one round trip (pg-posting.ts). Before an account's
+ * first use the statement writes nothing and the entry is posted statement by statement below,
+ * which opens the account in its place in the lock order.
+ */
+async function postJournalPg(db: Executor, entry: EntryInput, postings: { id: string; posting: Posting }[]): Promise<PostResult> {
+  const entryId = newId();
+  const posted = await postEntryPg(
+    db,
+    {
+      id: entryId,
+      kind: entry.kind,
+      ref: entry.ref,
+      merchantId: entry.merchantId,
+      currency: entry.currency,
+      reason: entry.reason ?? null,
+      actor: entry.actor ?? null,
+      nowMs: entry.nowMs,
+    },
+    postings.map(({ id, posting }) => ({ id, amountMinor: posting.amountMinor, guarded: mustStayNonNegative(posting.account) && posting.amountMinor < 0n })),
+  );
+  switch (posted.outcome) {
+    case 'posted':
+      return { entryId, replayed: false };
+    case 'replayed':
+      return { entryId: await existingEntryId(db, entry.kind, entry.ref), replayed: true };
+    case 'short':
+      throw insufficientBalance();
+    case 'missing_account':
+      return postStepByStep(db, entry, postings);
+  }
 }
 
 async function existingEntryId(db: Executor, kind: EntryKind, ref: string): Promise<string> {

@@ -3,14 +3,15 @@
 // where it came from). A reservation is closed exactly once; its row's status guards that.
 // Called through LedgerService by the payout module: reserve from domain/payouts/intake.ts, complete
 // and release from domain/payouts/outcomes.ts, each in the transaction of the payout's change.
-import { sql } from 'kysely';
 import { AppError } from '../core/errors.js';
+import { newId } from '../core/ids.js';
 import type { Currency, Minor } from '../core/money.js';
 import type { Executor } from '../store/schema.js';
 import type { LedgerReservationsTable } from './ledger-rows.js';
-import { merchantAccount, platformAccount, readMerchantBalances } from './accounts.js';
+import { accountId, merchantAccount, platformAccount, readMerchantBalances } from './accounts.js';
 import { assertNonNegative, assertPositive, minMinor, type LedgerContext } from './context.js';
 import { insufficientBalance, postJournal } from './journal.js';
+import { reservePg } from './pg-posting.js';
 
 export interface PayoutReservation {
   readonly merchantId: string;
@@ -79,44 +80,71 @@ function splitReservation(balances: { available: Minor; credit: Minor }, totalMi
 
 /**
  * available -a, credit -c, held +(amount + fee) with a = min(available, total), c = total - a.
- * On PostgreSQL it first tries without locking the merchant's rows while it decides: the guarded
- * updates at the very end take the locks, so a hot merchant's rows stay locked only from those
- * updates to the commit. If a concurrent payout got there first, the attempt is rolled back to a
- * savepoint and decided again under lock, so it is never refused while available + credit suffice.
+ * On PostgreSQL this is one statement (pg-posting.ts reservePg): it locks available and credit, decides
+ * the split from the locked rows and writes the reservation, its entry and the balances, so a hot
+ * merchant's rows are locked from that one round trip to the commit, and a payout is never refused
+ * while available + credit suffice. SQLite (one writer at a time) reads, decides and writes in turn.
  */
 export async function reserveForPayout(
   db: Executor,
   ctx: LedgerContext,
   input: PayoutReservation,
   /**
-   * Lock the balances first, skipping the optimistic try: for a caller whose transaction already
-   * holds them (a payout batch after its first item), where the try would only add a savepoint.
+   * Kept for callers whose transaction already holds the balances (a payout batch after its first
+   * item); both stores now decide under lock (or as the one writer) anyway, so it changes nothing.
    */
-  options: { readonly lockFirst?: boolean } = {},
+  _options: { readonly lockFirst?: boolean } = {},
 ): Promise<Reservation> {
   assertPositive('amountMinor', input.amountMinor);
   assertNonNegative('feeMinor', input.feeMinor);
-  if (ctx.storeKind === 'postgres' && !options.lockFirst) {
-    const reserved = await reserveOptimistically(db, ctx, input);
-    if (reserved) return reserved;
-  }
+  if (ctx.storeKind === 'postgres') return reserveInOneStatement(db, ctx, input);
   return reserveLocked(db, ctx, input);
 }
 
 const totalOf = (input: PayoutReservation): Minor => input.amountMinor + input.feeMinor;
 
-async function reserveOptimistically(db: Executor, ctx: LedgerContext, input: PayoutReservation): Promise<Reservation | null> {
-  const balances = await readMerchantBalances(db, ctx.storeKind, input.merchantId, input.currency, ['available', 'credit'], false);
-  const split = splitReservation(balances, totalOf(input));
-  if (!split) return null;
-  await sql`SAVEPOINT ledger_reserve`.execute(db);
-  try {
-    return await writeReservation(db, ctx, input, split);
-  } catch (error) {
-    if (!(error instanceof AppError && error.reason === 'INSUFFICIENT_BALANCE')) throw error;
-    await sql`ROLLBACK TO SAVEPOINT ledger_reserve`.execute(db);
-    return null;
+/** PostgreSQL: reserveLocked and writeReservation as one statement and one round trip. */
+async function reserveInOneStatement(db: Executor, ctx: LedgerContext, input: PayoutReservation): Promise<Reservation> {
+  const { merchantId, currency } = input;
+  const nowMs = ctx.clock.nowMs();
+  const result = await reservePg(db, {
+    availableId: accountId(merchantAccount(merchantId, currency, 'available')),
+    creditId: accountId(merchantAccount(merchantId, currency, 'credit')),
+    heldId: accountId(merchantAccount(merchantId, currency, 'held')),
+    ref: input.ref,
+    merchantId,
+    currency,
+    amountMinor: input.amountMinor,
+    feeMinor: input.feeMinor,
+    nowMs,
+    entryId: newId(),
+  });
+  if (!result.claimed) {
+    // Before the merchant's first payout its held account does not exist: nothing was written, and
+    // the step-by-step path opens it in its place in the lock order.
+    if (!result.ready) return reserveLocked(db, ctx, input);
+    const existing = await readReservation(db, input.ref);
+    if (existing) return replayedReservation(existing, input);
+    if (!result.fits) throw insufficientBalance('Payout amount plus fee exceeds the available balance and credit.');
+    throw new Error(`ledger: reservation ${input.ref} conflicted but cannot be read`);
   }
+  if (result.entryId === null) throw new Error(`ledger: reserve entry ${input.ref} exists without its reservation row`);
+  // The balances were locked while the split was decided, so every change applies; if not, roll back.
+  if (!result.complete) throw new Error(`ledger: reservation ${input.ref} could not move its balances`);
+  const row: LedgerReservationsTable = {
+    ref: input.ref,
+    merchant_id: merchantId,
+    currency,
+    amount_minor: input.amountMinor,
+    fee_minor: input.feeMinor,
+    from_available_minor: result.fromAvailableMinor,
+    from_credit_minor: result.fromCreditMinor,
+    status: 'held',
+    created_at_ms: BigInt(nowMs),
+    updated_at_ms: BigInt(nowMs),
+  };
+  assertPartsMakeTotal(row);
+  return toReservation(row, false);
 }
 
 async function reserveLocked(db: Executor, ctx: LedgerContext, input: PayoutReservation): Promise<Reservation> {

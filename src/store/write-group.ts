@@ -4,7 +4,7 @@
 // shared commit. Each unit runs under a savepoint of its own, so one that fails (a short balance, a
 // constraint) is rolled back alone and fails alone; the others commit. A unit that lost a deadlock
 // or serialization race, or a group whose commit failed, runs again in a transaction of its own.
-import { sql, type Transaction } from 'kysely';
+import { PostgresAdapter, sql, type Transaction } from 'kysely';
 import { GroupBatch } from '../core/group-batch.js';
 import type { Database, Db } from './schema.js';
 import { isRetryableDbError, withTransaction } from './transactions.js';
@@ -17,12 +17,14 @@ type Outcome = { readonly value: unknown } | { readonly error: unknown } | { rea
 
 export class WriteGroup {
   private readonly batch: GroupBatch<Unit, Outcome>;
+  private readonly postgres: boolean;
 
   constructor(
     private readonly db: Db,
     maxUnitsPerCommit: number = MAX_UNITS_PER_COMMIT,
   ) {
     this.batch = new GroupBatch(maxUnitsPerCommit, (units) => this.runGroup(units));
+    this.postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   }
 
   /**
@@ -47,15 +49,30 @@ export class WriteGroup {
     if (units.length === 1) return [{ alone: true }];
     return this.db.transaction().execute(async (trx) => {
       const outcomes: Outcome[] = [];
-      for (const unit of units) {
-        await sql`SAVEPOINT write_group_unit`.execute(trx);
+      // On PostgreSQL each statement is a round trip and the units wait for one another, so the
+      // savepoint bookkeeping goes in as few as it can: one parameterless query may hold several
+      // statements there (release this unit's savepoint and open the next unit's together), a
+      // savepoint rolled back to stays open for the next unit, and the commit releases the last.
+      let open = false;
+      for (const [index, unit] of units.entries()) {
+        if (!open) await sql`SAVEPOINT write_group_unit`.execute(trx);
+        open = true;
+        const last = index === units.length - 1;
         try {
           const value = await unit(trx);
-          await sql`RELEASE SAVEPOINT write_group_unit`.execute(trx);
+          if (this.postgres) {
+            if (!last) await sql.raw('RELEASE SAVEPOINT write_group_unit; SAVEPOINT write_group_unit').execute(trx);
+          } else {
+            await sql`RELEASE SAVEPOINT write_group_unit`.execute(trx);
+            open = false;
+          }
           outcomes.push({ value });
         } catch (error) {
           await sql`ROLLBACK TO SAVEPOINT write_group_unit`.execute(trx);
-          await sql`RELEASE SAVEPOINT write_group_unit`.execute(trx);
+          if (!this.postgres) {
+            await sql`RELEASE SAVEPOINT write_group_unit`.execute(trx);
+            open = false;
+          }
           outcomes.push(isRetryableDbError(error) ? { alone: true } : { error });
         }
       }

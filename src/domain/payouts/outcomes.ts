@@ -71,7 +71,7 @@ export function closePayout(
   // Group-committed with the other writes of the moment, under its own savepoint (write-group.ts).
   return writeGroupOf(ctx.db).run(async (trx) => {
     const nowMs = ctx.clock.nowMs();
-    const result = await trx
+    const updated = await trx
       .updateTable('payouts')
       .set({
         status: outcome,
@@ -88,11 +88,11 @@ export function closePayout(
       })
       .where('transaction_ref', '=', row.transaction_ref)
       .where('status', 'in', [...from])
+      // The row as updated comes back with the update: no second round trip to read it.
+      .returningAll()
       .executeTakeFirst();
-    if (result.numUpdatedRows !== 1n) return null;
+    if (!updated) return null;
     assertTransition(row.status, outcome, row.transaction_ref);
-    const updated = await findPayoutByRef(trx, row.transaction_ref);
-    if (!updated) throw new Error(`payouts: ${row.transaction_ref} vanished inside its own transaction`);
     // The ledger's half (ledger/payouts.ts): held -> paid out and fee revenue, or held -> back to the merchant.
     const closed =
       outcome === 'Success'
