@@ -131,20 +131,25 @@ async function reserveInOneStatement(db: Executor, ctx: LedgerContext, input: Pa
   if (result.entryId === null) throw new Error(`ledger: reserve entry ${input.ref} exists without its reservation row`);
   // The balances were locked while the split was decided, so every change applies; if not, roll back.
   if (!result.complete) throw new Error(`ledger: reservation ${input.ref} could not move its balances`);
+  return toReservation(heldRow(input, result, nowMs), false);
+}
+
+/** The reservation row of a new hold, its parts checked against its total. */
+function heldRow(input: PayoutReservation, split: Split, nowMs: number): LedgerReservationsTable {
   const row: LedgerReservationsTable = {
     ref: input.ref,
-    merchant_id: merchantId,
-    currency,
+    merchant_id: input.merchantId,
+    currency: input.currency,
     amount_minor: input.amountMinor,
     fee_minor: input.feeMinor,
-    from_available_minor: result.fromAvailableMinor,
-    from_credit_minor: result.fromCreditMinor,
+    from_available_minor: split.fromAvailableMinor,
+    from_credit_minor: split.fromCreditMinor,
     status: 'held',
     created_at_ms: BigInt(nowMs),
     updated_at_ms: BigInt(nowMs),
   };
   assertPartsMakeTotal(row);
-  return toReservation(row, false);
+  return row;
 }
 
 async function reserveLocked(db: Executor, ctx: LedgerContext, input: PayoutReservation): Promise<Reservation> {
@@ -160,19 +165,7 @@ async function reserveLocked(db: Executor, ctx: LedgerContext, input: PayoutRese
 async function writeReservation(db: Executor, ctx: LedgerContext, input: PayoutReservation, split: Split): Promise<Reservation> {
   const { merchantId, currency } = input;
   const nowMs = ctx.clock.nowMs();
-  const row: LedgerReservationsTable = {
-    ref: input.ref,
-    merchant_id: merchantId,
-    currency,
-    amount_minor: input.amountMinor,
-    fee_minor: input.feeMinor,
-    from_available_minor: split.fromAvailableMinor,
-    from_credit_minor: split.fromCreditMinor,
-    status: 'held',
-    created_at_ms: BigInt(nowMs),
-    updated_at_ms: BigInt(nowMs),
-  };
-  assertPartsMakeTotal(row);
+  const row = heldRow(input, split, nowMs);
   const claimed = await db
     .insertInto('ledger_reservations')
     .values(row)

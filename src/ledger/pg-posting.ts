@@ -47,10 +47,15 @@ enough AS MATERIALIZED (
   ) AS ok
 ),
 updated AS (
+  -- Decided and computed on the locked rows only. This scan reads the statement's snapshot: a row
+  -- another transaction changed after it (before the lock above) shows its older version here, and a
+  -- test or sum on that version would be stale (skipped, or written from the old balance). The
+  -- locked values are the newest and nothing can change them before this statement ends; the
+  -- accounts' CHECK constraint still backs the guard.
   UPDATE ledger_accounts a
-  SET balance_minor = a.balance_minor + d.amount_minor
+  SET balance_minor = l.balance_minor + d.amount_minor
   FROM delta d JOIN locked l ON l.id = d.id
-  WHERE a.id = d.id AND (SELECT ok FROM enough) AND (NOT d.guarded OR a.balance_minor >= -d.amount_minor)
+  WHERE a.id = d.id AND (SELECT ok FROM enough)
   RETURNING a.id
 )`;
 
