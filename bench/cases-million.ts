@@ -70,7 +70,7 @@ function variantCase(column: 'currency' | 'method' | 'amountMinor' | 'feeMinor' 
 }
 
 /** SQLite: chunks of a recursive-CTE INSERT ... SELECT on a connection of our own to the service's file. */
-export function seedSqlite(plan: SeedPlan, file: string, startMs: number): void {
+export async function seedSqlite(plan: SeedPlan, file: string, startMs: number): Promise<void> {
   const db = new SQLite(file);
   try {
     db.pragma('journal_mode = WAL');
@@ -108,14 +108,30 @@ export function seedSqlite(plan: SeedPlan, file: string, startMs: number): void 
         if (plan.withEvents) events.run(from, to, ...merchants.params);
       })();
     }
-    // A PASSIVE checkpoint of our own, outside the windows: it copies what no reader still needs
-    // into the database file without waiting on anyone, so the service's automatic checkpoint does
-    // not meet a WAL of a million rows in the first window after the seed (it did: that window
-    // cost twice the CPU per request). Not TRUNCATE: that one holds the write lock while it waits
-    // for the service's readers, and the writes queued behind it ran through the next windows.
-    db.pragma('wal_checkpoint(PASSIVE)');
+    // PASSIVE checkpoints of our own, outside the windows, until the whole WAL is in the database
+    // file: each copies what no reader still needs without waiting on anyone, so the service's
+    // automatic checkpoint does not meet a WAL of a million rows in the first window after the seed
+    // (it did: that window cost up to twice the CPU per request; one PASSIVE pass was not enough,
+    // the service's readers still held older snapshots). Not TRUNCATE or FULL: those hold the write
+    // lock while they wait for the readers, and the writes queued behind it ran through the next windows.
+    await checkpointWholeWal(db);
   } finally {
     db.close();
+  }
+}
+
+const CHECKPOINT_DEADLINE_MS = 30_000;
+
+async function checkpointWholeWal(db: SQLite.Database): Promise<void> {
+  const deadline = performance.now() + CHECKPOINT_DEADLINE_MS;
+  for (;;) {
+    const [state] = db.pragma('wal_checkpoint(PASSIVE)') as { busy: number; log: number; checkpointed: number }[];
+    if (!state || state.checkpointed >= state.log) return;
+    if (performance.now() > deadline) {
+      process.stdout.write(`  the seed's WAL is not all checkpointed: ${state.checkpointed} of ${state.log} frames\n`);
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 
@@ -171,7 +187,7 @@ export async function seedPostgres(plan: SeedPlan, schema: string, startMs: numb
 /** Seeds the plan's payments into the service's store (SQLite file or PostgreSQL schema), created over the last 30 days. */
 export async function seedPayments(ctx: BenchContext, plan: SeedPlan): Promise<void> {
   const startMs = Date.now() - SEED_SPAN_MS - 2 * PAYMENT_TTL_MS;
-  if (ctx.database.sqliteFile) seedSqlite(plan, ctx.database.sqliteFile, startMs);
+  if (ctx.database.sqliteFile) await seedSqlite(plan, ctx.database.sqliteFile, startMs);
   else if (ctx.database.pgSchema) await seedPostgres(plan, ctx.database.pgSchema, startMs);
   else throw new Error('the service has neither a SQLite file nor a PostgreSQL schema the bench can seed');
 }
