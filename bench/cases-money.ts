@@ -18,6 +18,7 @@ import type { BenchCase, CustomMeasurement } from './cases.js';
 import type { BenchContext, HttpResult } from './context.js';
 import { BENCH_PG_URL, dropSchema } from './service.js';
 import { snapshot } from './cpu.js';
+import { rsaSignMicroseconds, webhookReach } from './webhook-reach.js';
 import type { BenchMerchant, RequestTemplate } from './signing.js';
 
 const REDIRECT_URL = 'https://merchant.example/return';
@@ -455,6 +456,9 @@ const webhookDispatch: BenchCase = {
       let postgresMs = 0;
       for (const [pid, ms] of cpuAfter.postgres) postgresMs += ms - (cpuBefore.postgres.get(pid) ?? 0);
       const seconds = afterRelease > 0 ? (lastArrival - release) / 1000 : 0;
+      const perDelivery = (ms: number): number => (afterRelease > 0 ? (ms * 1000) / afterRelease : 0);
+      // After the window: the bench's own signing must not be counted as the receiver's CPU.
+      const reach = afterRelease > 0 ? webhookReach({ targetPerSecond: WEBHOOK_TARGET_PER_SECOND, cores: os.cpus().length, serviceUs: perDelivery(cpuMs('service')), receiverUs: perDelivery(cpuMs('bench')), postgresUs: perDelivery(postgresMs), signUs: rsaSignMicroseconds() }) : [];
       const problems: string[] = [];
       if (timedOut) problems.push(`only ${seen.size} of ${WEBHOOK_PAYMENTS} webhooks arrived within ${WEBHOOK_WAIT_MS / 1000} s of the release`);
       if (afterRelease < WEBHOOK_PAYMENTS / 2) problems.push(`only ${afterRelease} deliveries after the release: too small a backlog to measure`);
@@ -473,6 +477,7 @@ const webhookDispatch: BenchCase = {
           `service CPU ${afterRelease > 0 ? Math.round((cpuMs('service') * 1000) / afterRelease) : '?'} µs/delivery, ` +
             `receiver (bench process) ${afterRelease > 0 ? Math.round((cpuMs('bench') * 1000) / afterRelease) : '?'} µs/delivery` +
             (ctx.store === 'postgres' && afterRelease > 0 ? `, PostgreSQL ${Math.round((postgresMs * 1000) / afterRelease)} µs/delivery` : ''),
+          ...reach,
         ],
       };
     } finally {
