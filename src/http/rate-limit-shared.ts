@@ -4,6 +4,7 @@
 import type { Clock } from '../core/clock.js';
 import type { Db } from '../store/schema.js';
 import { GroupBatch } from '../core/group-batch.js';
+import { HotBatchQuery } from '../store/hot-query.js';
 import type { RateLimiter } from './rate-limit.js';
 
 interface PendingTake {
@@ -16,6 +17,21 @@ interface PendingTake {
 const MAX_TAKES_PER_FLUSH = 512;
 /** A request over the limit waits for the next window, at most one second away. */
 const RETRY_AFTER_SECONDS = 1;
+
+/** The upsert of a batch's counters, compiled once per number of counters. */
+const bumpCounters = new HotBatchQuery(3, (db, count, values) =>
+  db
+    .insertInto('rate_limit_windows')
+    .values(
+      Array.from({ length: count }, (_, i) => ({
+        bucket: values[i * 3] as string,
+        window_s: values[i * 3 + 1] as bigint,
+        n: values[i * 3 + 2] as bigint,
+      })),
+    )
+    .onConflict((oc) => oc.columns(['bucket', 'window_s']).doUpdateSet((eb) => ({ n: eb('rate_limit_windows.n', '+', eb.ref('excluded.n')) })))
+    .returning(['bucket', 'window_s', 'n']),
+);
 
 const counterKey = (bucket: string, windowS: number): string => `${windowS} ${bucket}`;
 
@@ -63,12 +79,10 @@ export class SharedRateLimiter implements RateLimiter {
     await this.prune(Math.min(...batch.map((t) => t.windowS)));
     // Rows in one order in every process: two batches locking the same counters cannot deadlock.
     const values = [...added.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row);
-    const rows = await this.db
-      .insertInto('rate_limit_windows')
-      .values(values)
-      .onConflict((oc) => oc.columns(['bucket', 'window_s']).doUpdateSet((eb) => ({ n: eb('rate_limit_windows.n', '+', eb.ref('excluded.n')) })))
-      .returning(['bucket', 'window_s', 'n'])
-      .execute();
+    const rows = await bumpCounters.execute(
+      this.db,
+      values.flatMap((row) => [row.bucket, row.window_s, row.n]),
+    );
     const before = new Map<string, number>();
     for (const row of rows) {
       const key = counterKey(row.bucket, Number(row.window_s));

@@ -6,6 +6,9 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { migrate, type Migrations } from './migrator.js';
+import { preparedName } from './prepared.js';
+
+export { preparedOnPostgres } from './prepared.js';
 import type { Database, Db } from './schema.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
@@ -92,23 +95,11 @@ async function ensurePgSchema(url: string, schema: string): Promise<void> {
   }
 }
 
-const preparedNames = new Map<string, string>();
-
-/**
- * Marks an SQL text (fixed, written once: the ledger's hot statements) to run as a named prepared
- * statement on PostgreSQL: each connection then parses and plans it once instead of on every call,
- * which for a statement of several CTEs is most of what the database spends on it. Returns the text.
- */
-export function preparedOnPostgres(text: string): string {
-  if (!preparedNames.has(text)) preparedNames.set(text, `paygate_${preparedNames.size + 1}`);
-  return text;
-}
-
 /** Sends the texts marked with preparedOnPostgres as named statements through this client. */
 function prepareMarkedStatements(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   (client as { query: unknown }).query = (config: unknown, values?: unknown, callback?: unknown) => {
-    const name = typeof config === 'string' && Array.isArray(values) ? preparedNames.get(config) : undefined;
+    const name = typeof config === 'string' && Array.isArray(values) ? preparedName(config) : undefined;
     return name === undefined ? query(config, values, callback) : query({ name, text: config, values }, callback);
   };
 }
