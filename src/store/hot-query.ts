@@ -87,3 +87,30 @@ export class HotBatchQuery<Row> {
     return query.execute(db, ...values);
   }
 }
+
+/**
+ * A one-row insert (or upsert) whose columns are the row's own, as Kysely's `values(row)` takes them
+ * (a column whose value is undefined left out): one HotQuery per set of columns, so a write path's
+ * insert is compiled once, and on PostgreSQL planned once per connection. `build` must put the row's
+ * values into the query unchanged.
+ */
+export class HotRowInsert<Row extends object, Out> {
+  private readonly byColumns = new Map<string, { readonly columns: readonly string[]; readonly query: HotQuery<unknown[], Out> }>();
+
+  constructor(private readonly build: (db: Executor, row: Row) => Compilable<Out>) {}
+
+  async executeTakeFirst(db: Executor, row: Row): Promise<Out | undefined> {
+    const values = row as Record<string, unknown>;
+    const columns = Object.keys(values).filter((column) => values[column] !== undefined);
+    const key = columns.join(',');
+    let entry = this.byColumns.get(key);
+    if (entry === undefined) {
+      const query = new HotQuery<unknown[], Out>(columns.length, (q, ...placeholders) =>
+        this.build(q, Object.fromEntries(columns.map((column, i) => [column, placeholders[i]])) as Row),
+      );
+      entry = { columns, query };
+      this.byColumns.set(key, entry);
+    }
+    return entry.query.executeTakeFirst(db, ...entry.columns.map((column) => values[column]));
+  }
+}

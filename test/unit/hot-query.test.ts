@@ -1,9 +1,9 @@
 // Hot queries (store/hot-query.ts) on the suite's store: compiled once, run with each call's
 // values, and on PostgreSQL sent as named prepared statements, so the server plans them once per
 // connection (a list page's planning had cost the database more than its scan).
-import { sql } from 'kysely';
+import { sql, type Generated, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HotBatchQuery, HotQuery } from '../../src/store/hot-query.js';
+import { HotBatchQuery, HotQuery, HotRowInsert } from '../../src/store/hot-query.js';
 import { openTestStore } from '../helpers/store.js';
 
 let store: Awaited<ReturnType<typeof openTestStore>>;
@@ -41,6 +41,32 @@ describe(`hot queries (${process.env.TEST_STORE === 'postgres' ? 'PostgreSQL' : 
     }
     expect((await byBuckets.execute(store.db, ['hot-b', 'hot-a'])).map((r) => r.bucket)).toEqual(['hot-a', 'hot-b']);
     expect((await byBuckets.execute(store.db, ['hot-c'])).map((r) => r.bucket)).toEqual(['hot-c']);
+  });
+
+  it('inserts a row by its own columns, leaving undefined ones to their defaults, and reports a conflict', async () => {
+    await sql`CREATE TABLE hot_rows (k TEXT PRIMARY KEY, n BIGINT NOT NULL DEFAULT 7)`.execute(store.db);
+    const scratch = store.db as unknown as Kysely<{ hot_rows: { k: string; n: Generated<bigint> } }>;
+    const insert = new HotRowInsert((db, row: { k: string; n?: bigint }) =>
+      (db as unknown as typeof scratch)
+        .insertInto('hot_rows')
+        .values(row)
+        .onConflict((oc) => oc.column('k').doNothing())
+        .returning(['k', 'n']),
+    );
+    expect(await insert.executeTakeFirst(store.db, { k: 'a', n: 4n })).toEqual({ k: 'a', n: 4n });
+    expect(await insert.executeTakeFirst(store.db, { k: 'b', n: 6n })).toEqual({ k: 'b', n: 6n });
+    // The same key again: nothing inserted, nothing returned, the first row unchanged.
+    expect(await insert.executeTakeFirst(store.db, { k: 'a', n: 99n })).toBeUndefined();
+    // Another set of columns (n undefined): its own compiled statement, and the column's default applies.
+    expect(await insert.executeTakeFirst(store.db, { k: 'c', n: undefined })).toEqual({ k: 'c', n: 7n });
+    expect(await insert.executeTakeFirst(store.db, { k: 'd' })).toEqual({ k: 'd', n: 7n });
+    const rows = await scratch.selectFrom('hot_rows').select(['k', 'n']).orderBy('k').execute();
+    expect(rows).toEqual([
+      { k: 'a', n: 4n },
+      { k: 'b', n: 6n },
+      { k: 'c', n: 7n },
+      { k: 'd', n: 7n },
+    ]);
   });
 
   it.runIf(process.env.TEST_STORE === 'postgres')('runs as a named prepared statement on PostgreSQL', async () => {

@@ -1,7 +1,7 @@
 // Reads and claims on the payments table. Every state change elsewhere is a conditional update
 // (WHERE status = ...), so concurrent callbacks, jobs and requests can race without double effects.
 import { GroupBatch } from '../../core/group-batch.js';
-import { HotBatchQuery, HotQuery } from '../../store/hot-query.js';
+import { HotBatchQuery, HotQuery, HotRowInsert } from '../../store/hot-query.js';
 import type { Executor } from '../../store/schema.js';
 import type { PaymentsTable } from './payment-rows.js';
 import { PAYMENT_RECORD_COLUMNS, type PaymentRecordRow } from './records.js';
@@ -77,14 +77,17 @@ export async function findByTokenHash(db: Executor, tokenHash: string): Promise<
 
 /** Inserts unless the merchant already used this merchantRef; true when this call created the row. */
 export async function insertIfNew(db: Executor, row: PaymentsTable): Promise<boolean> {
-  const inserted = await db
+  return (await insertPayment.executeTakeFirst(db, row)) !== undefined;
+}
+
+/** payment/initiate's one-row insert, compiled once (store/hot-query.ts). */
+const insertPayment = new HotRowInsert((db, row: PaymentsTable) =>
+  db
     .insertInto('payments')
     .values(row)
     .onConflict((oc) => oc.columns(['merchant_id', 'merchant_ref']).doNothing())
-    .returning('transaction_ref')
-    .executeTakeFirst();
-  return inserted !== undefined;
-}
+    .returning('transaction_ref'),
+);
 
 /**
  * Inserts each row unless its merchant already used its merchantRef (another row of the same list

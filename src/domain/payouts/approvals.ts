@@ -9,6 +9,7 @@ import { CURRENCIES, isCurrency, toMajor, toMinor, type Currency, type Minor } f
 import { recordAudit } from '../../audit/audit-log.js';
 import type { Merchant } from '../../merchants/merchant-service.js';
 import type { StoreKind } from '../../store/db.js';
+import { HotQuery } from '../../store/hot-query.js';
 import type { Db, Executor } from '../../store/schema.js';
 import { withTransaction } from '../../store/transactions.js';
 import { closePayout } from './outcomes.js';
@@ -37,9 +38,12 @@ export interface PayoutApprovalSetting {
   readonly timeoutSeconds: number;
 }
 
+/** Read on every payout/initiate: compiled once (store/hot-query.ts). */
+const approvalSettingRow = new HotQuery(1, (db, merchantId: string) => db.selectFrom('payout_approval_settings').selectAll().where('merchant_id', '=', merchantId));
+
 /** The merchant's setting, or null when none of its payouts need approval. */
 export async function approvalSettingOf(db: Executor, merchantId: string): Promise<PayoutApprovalSetting | null> {
-  const row = await db.selectFrom('payout_approval_settings').selectAll().where('merchant_id', '=', merchantId).executeTakeFirst();
+  const row = await approvalSettingRow.executeTakeFirst(db, merchantId);
   if (!row) return null;
   const parsed = JSON.parse(row.thresholds_json) as Record<string, string>;
   const thresholds = new Map<Currency, Minor>();

@@ -3,6 +3,7 @@
 // operators and requests can race without double effects.
 import type { SelectQueryBuilder } from 'kysely';
 import type { StoreKind } from '../../store/db.js';
+import { HotRowInsert } from '../../store/hot-query.js';
 import type { Database, Db, Executor } from '../../store/schema.js';
 import { withTransaction } from '../../store/transactions.js';
 import { LIVE_PAYOUT_STATUSES } from './payout-statuses.js';
@@ -26,14 +27,17 @@ export async function findPayoutForMerchant(
 
 /** Inserts unless the merchant already used this merchantRef for a payout; true when this call created the row. */
 export async function insertPayoutIfNew(db: Executor, row: PayoutsTable): Promise<boolean> {
-  const inserted = await db
+  return (await insertPayout.executeTakeFirst(db, row)) !== undefined;
+}
+
+/** payout/initiate's insert, compiled once (store/hot-query.ts). */
+const insertPayout = new HotRowInsert((db, row: PayoutsTable) =>
+  db
     .insertInto('payouts')
     .values(row)
     .onConflict((oc) => oc.columns(['merchant_id', 'merchant_ref']).doNothing())
-    .returning('transaction_ref')
-    .executeTakeFirst();
-  return inserted !== undefined;
-}
+    .returning('transaction_ref'),
+);
 
 /** Rows per multi-row insert: well under SQLite's bound on statement parameters. */
 const INSERT_CHUNK = 25;
