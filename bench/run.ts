@@ -17,6 +17,7 @@ import { CASES, NOOP_CASE, type BenchCase } from './cases.js';
 import { EXPORT_CASE } from './cases-export.js';
 import { MILLION_TOLERANCE, millionCases } from './cases-million.js';
 import { createContext, type BenchContext } from './context.js';
+import { snapshot, usageBetween } from './cpu.js';
 import { runLoad, type LoadResult, type PreparedRequest } from './load.js';
 import { summariseProfile, type Profile } from './profile-summary.js';
 import { InspectorProfiler } from './profiler.js';
@@ -115,6 +116,34 @@ function againstBaseline(found: CaseResult, base: CaseResult | undefined, diagno
     targetLabel: `≥${Math.round((1 - MILLION_TOLERANCE) * 100)}% of ${Math.round(base.load.rps).toLocaleString('en-US')}`,
     verdict: result.diagnostic ? 'INFO' : within && healthy ? 'PASS' : 'MISS',
   };
+}
+
+/**
+ * Before each case: wait until the service, the simulator and PostgreSQL are idle, so background work
+ * an earlier case left (payouts completing at the simulator, their callbacks, webhooks, settlement)
+ * does not run under the next window. In session 6, `payment/list, 4 connections` measured 3,326 µs of
+ * service CPU a page while the simulator still spent 338 µs a request on the payout cases' tail.
+ */
+const SETTLE = { sampleMs: 500, quietShare: 0.05, maxMs: 30_000 } as const;
+
+async function settle(servers: Servers, caseName: string): Promise<void> {
+  const started = performance.now();
+  const pids = { service: servers.service.pid, simulator: servers.simulator.pid };
+  for (;;) {
+    const before = snapshot(pids);
+    await new Promise((resolve) => setTimeout(resolve, SETTLE.sampleMs));
+    const used = usageBetween(before, snapshot(pids)).processMs;
+    const busyMs = (used.service ?? 0) + (used.simulator ?? 0) + (used.postgres ?? 0);
+    const waitedMs = performance.now() - started;
+    if (busyMs < SETTLE.quietShare * SETTLE.sampleMs) {
+      if (waitedMs > 2 * SETTLE.sampleMs) log(`  ${caseName}: waited ${(waitedMs / 1000).toFixed(1)} s for the earlier cases' background work to finish`);
+      return;
+    }
+    if (waitedMs > SETTLE.maxMs) {
+      log(`  ${caseName}: background work still ran after ${SETTLE.maxMs / 1000} s (${Math.round(busyMs)} ms of CPU in the last ${SETTLE.sampleMs} ms); measuring anyway`);
+      return;
+    }
+  }
 }
 
 /** Above this share of the machine's CPU used by other processes during a window, the figures are flagged. */
@@ -432,6 +461,7 @@ async function runStore(store: StoreKind, settings: Settings, signer: RequestSig
     const results: CaseResult[] = [reference];
     const selected = (settings.million ? ALL_CASES : CASES).filter((c) => settings.caseFilters.length === 0 || settings.caseFilters.some((f) => c.name.toLowerCase().includes(f)));
     for (const benchCase of selected) {
+      await settle(servers, benchCase.name);
       // The larger of the last run's rate (a quiet machine, a faster build) and the case's own guess.
       const baseRps = benchCase.baseline ? (results.find((r) => r.name === benchCase.baseline)?.load?.rps ?? 0) : 0;
       const expected = Math.max(previous.get(benchCase.name) ?? 0, baseRps, (noopRps ?? 10_000) * benchCase.expectedRatio);
