@@ -4,6 +4,7 @@ import type { Clock } from '../core/clock.js';
 import { isCurrency, type Currency, type Minor } from '../core/money.js';
 import { buildInstructions, COLLECTION_METHODS, payCodeOf, supportsRefund } from './instructions.js';
 import type { CallbackPayload, CollectionBody, CollectionStatus, CreateCollectionBody, InstructionsBody, RefundResultBody } from './protocol.js';
+import { DueQueue } from './due-queue.js';
 import { BankRefusal, collectionRef, evictOldest, randomDigits, refundRef } from './refs.js';
 import type { SimulatorStats } from './faults.js';
 import type { StatementRow } from './statements.js';
@@ -38,6 +39,8 @@ const PAY_CODE_ATTEMPTS = 8;
 export class CollectionBook {
   private readonly records = new Map<string, CollectionRecord>();
   private readonly pending = new Set<string>();
+  /** The pending collections by expiry, for the sweep. */
+  private readonly expiries = new DueQueue();
   private readonly payCodes = new Set<string>();
 
   constructor(private readonly options: BookOptions) {}
@@ -58,6 +61,7 @@ export class CollectionBook {
     const record = this.newRecord(request, currency);
     this.records.set(record.transactionRef, record);
     this.pending.add(record.transactionRef);
+    this.expiries.add(record.transactionRef, record.expiresAtMs);
     this.options.stats.collectionsCreated += 1;
     evictOldest(this.records, this.options.retainRecords, () => true, (ref, old) => this.forget(ref, old));
     return this.view(record);
@@ -119,7 +123,10 @@ export class CollectionBook {
 
   /** Expires every pending collection whose time has passed. */
   sweep(): void {
-    for (const ref of this.pending) this.expireIfDue(this.records.get(ref)!);
+    for (const ref of this.expiries.takeDue(this.options.clock.nowMs())) {
+      const record = this.records.get(ref);
+      if (record && this.pending.has(ref)) this.expireIfDue(record);
+    }
   }
 
   private newRecord(request: CreateCollectionBody, currency: Currency): CollectionRecord {

@@ -4,6 +4,7 @@ import type { Clock } from '../core/clock.js';
 import { isCurrency, type Currency, type Minor } from '../core/money.js';
 import { PAYOUT_METHODS } from './instructions.js';
 import type { PayoutBody, SubmitPayoutBody } from './protocol.js';
+import { DueQueue } from './due-queue.js';
 import { BankRefusal, evictOldest, transferRef } from './refs.js';
 import type { BookOptions } from './collections.js';
 import type { StatementRow } from './statements.js';
@@ -42,6 +43,8 @@ const accountTail = (account: string): string => account.split('@')[0]!.slice(-4
 export class PayoutBook {
   private readonly records = new Map<string, PayoutRecord>();
   private readonly processing = new Set<string>();
+  /** The transfers in processing by the time they settle, for the sweep. */
+  private readonly settlements = new DueQueue();
 
   constructor(private readonly options: PayoutBookOptions) {}
 
@@ -87,7 +90,10 @@ export class PayoutBook {
 
   /** Completes every transfer whose time has come. */
   sweep(): void {
-    for (const ref of this.processing) this.settleIfDue(this.records.get(ref)!);
+    for (const ref of this.settlements.takeDue(this.options.clock.nowMs())) {
+      const record = this.records.get(ref);
+      if (record && this.processing.has(ref)) this.settleIfDue(record);
+    }
   }
 
   private execute(request: SubmitPayoutBody): PayoutRecord {
@@ -113,6 +119,7 @@ export class PayoutBook {
       this.finish(record, 'FAILED', null, 'INVALID_ACCOUNT');
     } else {
       this.processing.add(record.transactionRef);
+      this.settlements.add(record.transactionRef, record.settleAtMs);
       this.settleIfDue(record);
     }
     return record;

@@ -171,6 +171,23 @@ describe('collections at the simulated bank, over HTTP', () => {
     expect(statuses.sort()).toEqual(['EXPIRED', 'PAID']);
   });
 
+  it('the sweeper expires due collections, earliest first, and calls back without being asked', async () => {
+    const later = collectionRequest(h.clock, 'IDR', 'BNI', 5_000_000n);
+    const sooner = { ...collectionRequest(h.clock, 'IDR', 'BNI', 6_000_000n), expiresAtMs: later.expiresAtMs - 60_000 };
+    await h.channel.createCollection(later);
+    await h.channel.createCollection(sooner);
+    const expired = (ref: string) => h.receiver.about(ref).map((c) => h.channel.parseCallback(c.headers, c.rawBody));
+    h.clock.advance(sooner.expiresAtMs - h.clock.nowMs());
+    const [first] = await eventually(() => expired(sooner.transactionRef).length === 1 && expired(sooner.transactionRef));
+    expect(first).toMatchObject({ kind: 'collection', state: { status: 'EXPIRED' } });
+    // Not yet due: the sweeps meanwhile leave it pending.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(expired(later.transactionRef)).toEqual([]);
+    h.clock.advance(60_000);
+    const [second] = await eventually(() => expired(later.transactionRef).length === 1 && expired(later.transactionRef));
+    expect(second).toMatchObject({ kind: 'collection', state: { status: 'EXPIRED' } });
+  });
+
   it('answers NOT_FOUND for a collection it never created', async () => {
     await expect(h.channel.queryCollection('no-such-ref')).rejects.toMatchObject({ reason: 'NOT_FOUND' });
     await expect(h.channel.completeCollection('no-such-ref', 'Success')).rejects.toMatchObject({ reason: 'NOT_FOUND' });
