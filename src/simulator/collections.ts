@@ -38,7 +38,6 @@ const PAY_CODE_ATTEMPTS = 8;
 
 export class CollectionBook {
   private readonly records = new Map<string, CollectionRecord>();
-  private readonly pending = new Set<string>();
   /** The pending collections by expiry, for the sweep. */
   private readonly expiries = new DueQueue();
   private readonly payCodes = new Set<string>();
@@ -60,10 +59,9 @@ export class CollectionBook {
     }
     const record = this.newRecord(request, currency);
     this.records.set(record.transactionRef, record);
-    this.pending.add(record.transactionRef);
     this.expiries.add(record.transactionRef, record.expiresAtMs);
     this.options.stats.collectionsCreated += 1;
-    evictOldest(this.records, this.options.retainRecords, () => true, (ref, old) => this.forget(ref, old));
+    evictOldest(this.records, this.options.retainRecords, () => true, (_ref, old) => this.forget(old));
     return this.view(record);
   }
 
@@ -125,7 +123,8 @@ export class CollectionBook {
   sweep(): void {
     for (const ref of this.expiries.takeDue(this.options.clock.nowMs())) {
       const record = this.records.get(ref);
-      if (record && this.pending.has(ref)) this.expireIfDue(record);
+      // A stale entry (paid since, forgotten, or the ref opened again) is passed over by expireIfDue.
+      if (record) this.expireIfDue(record);
     }
   }
 
@@ -193,7 +192,6 @@ export class CollectionBook {
   private transition(record: CollectionRecord, status: CollectionStatus, failureReason: string | null): void {
     record.status = status;
     record.failureReason = failureReason;
-    this.pending.delete(record.transactionRef);
     this.options.onChange({
       kind: 'collection',
       transactionRef: record.transactionRef,
@@ -204,8 +202,7 @@ export class CollectionBook {
     });
   }
 
-  private forget(transactionRef: string, record: CollectionRecord): void {
-    this.pending.delete(transactionRef);
+  private forget(record: CollectionRecord): void {
     const code = payCodeOf(record.instructions);
     if (code !== null) this.payCodes.delete(code);
   }

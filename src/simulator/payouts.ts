@@ -42,7 +42,6 @@ const accountTail = (account: string): string => account.split('@')[0]!.slice(-4
 
 export class PayoutBook {
   private readonly records = new Map<string, PayoutRecord>();
-  private readonly processing = new Set<string>();
   /** The transfers in processing by the time they settle, for the sweep. */
   private readonly settlements = new DueQueue();
 
@@ -92,7 +91,8 @@ export class PayoutBook {
   sweep(): void {
     for (const ref of this.settlements.takeDue(this.options.clock.nowMs())) {
       const record = this.records.get(ref);
-      if (record && this.processing.has(ref)) this.settleIfDue(record);
+      // A stale entry (finished since, or forgotten) is passed over by settleIfDue.
+      if (record) this.settleIfDue(record);
     }
   }
 
@@ -118,7 +118,6 @@ export class PayoutBook {
     if (tail === '0001') {
       this.finish(record, 'FAILED', null, 'INVALID_ACCOUNT');
     } else {
-      this.processing.add(record.transactionRef);
       this.settlements.add(record.transactionRef, record.settleAtMs);
       this.settleIfDue(record);
     }
@@ -152,7 +151,6 @@ export class PayoutBook {
     record.status = status;
     record.upstreamRef = upstreamRef;
     record.failureReason = failureReason;
-    this.processing.delete(record.transactionRef);
     this.options.onChange({ kind: 'payout', transactionRef: record.transactionRef, status, upstreamRef, failureReason });
   }
 
