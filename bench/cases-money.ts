@@ -474,9 +474,9 @@ const webhookDispatch: BenchCase = {
           `${seen.size} distinct deliveries: ${heldCount} held during the completions (${completeSeconds.toFixed(1)} s, ` +
             `${Math.round(WEBHOOK_PAYMENTS / completeSeconds).toLocaleString('en-US')}/s), ${afterRelease} from the backlog after the release; ${duplicates} repeated`,
           // From the release until every webhook arrived (or the wait ended): the dispatcher's cost per delivery.
-          `service CPU ${afterRelease > 0 ? Math.round((cpuMs('service') * 1000) / afterRelease) : '?'} µs/delivery, ` +
-            `receiver (bench process) ${afterRelease > 0 ? Math.round((cpuMs('bench') * 1000) / afterRelease) : '?'} µs/delivery` +
-            (ctx.store === 'postgres' && afterRelease > 0 ? `, PostgreSQL ${Math.round((postgresMs * 1000) / afterRelease)} µs/delivery` : ''),
+          `service CPU ${afterRelease > 0 ? Math.round(perDelivery(cpuMs('service'))) : '?'} µs/delivery, ` +
+            `receiver (bench process) ${afterRelease > 0 ? Math.round(perDelivery(cpuMs('bench'))) : '?'} µs/delivery` +
+            (ctx.store === 'postgres' && afterRelease > 0 ? `, PostgreSQL ${Math.round(perDelivery(postgresMs))} µs/delivery` : ''),
           ...reach,
         ],
       };

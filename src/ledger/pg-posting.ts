@@ -18,7 +18,7 @@
 // - whether every guarded debit has enough is decided on the locked rows before any row changes, so
 //   a short entry changes nothing and fails as short, not on a constraint of another account.
 import { CompiledQuery, PostgresAdapter } from 'kysely';
-import { preparedOnPostgres } from '../store/db.js';
+import { preparedOnPostgres } from '../store/prepared.js';
 import type { Executor } from '../store/schema.js';
 
 /** True when the executor talks to PostgreSQL: the ledger then uses the statements of this file. */

@@ -7,8 +7,6 @@ import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { migrate, type Migrations } from './migrator.js';
 import { preparedName } from './prepared.js';
-
-export { preparedOnPostgres } from './prepared.js';
 import type { Database, Db } from './schema.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
