@@ -1,7 +1,9 @@
 // Contract section 13's last line: every case again with 1,000,000 payments stored, within 10 % of
-// its figure at about 10,000 (the same case measured earlier in the run, on the same service).
+// its figure at 10,000. Two fresh twin services (each its own database, merchants and simulator) are
+// seeded alike, one with 10,000 payments and one with the million; each repeat runs on the million
+// twin in windows alternating with its base case on the 10,000 twin (bench/paired.ts says why).
 //
-// `@1M seed` writes the million straight into the service's database from this process, outside any
+// `@1M seed` writes the million straight into the twin's database from this process, outside any
 // timed window: SQLite through its own connection to the service's file (WAL lets the service keep
 // reading; chunks of SEED_ROWS_PER_CHUNK rows keep each write transaction well under the service's
 // 5 s busy timeout), PostgreSQL with INSERT ... SELECT over
@@ -197,13 +199,19 @@ export async function seedPayments(ctx: BenchContext, plan: SeedPlan): Promise<v
   else throw new Error('the service has neither a SQLite file nor a PostgreSQL schema the bench can seed');
 }
 
-/** Seeds the million once per store run; answers the seconds it took (0 when already done). */
-async function ensureSeeded(ctx: BenchContext): Promise<number> {
+/** How many payments the comparison twin holds: contract section 13 compares with the figure at 10,000. */
+export const BASELINE_PAYMENTS = 10_000;
+
+/**
+ * Seeds `count` payments (and their events) into a service once; answers the seconds it took (0 when
+ * already done). The million twin gets MILLION, its comparison twin BASELINE_PAYMENTS, of the same shape.
+ */
+export async function ensureSeeded(ctx: BenchContext, count = MILLION): Promise<number> {
   if (ctx.shared.get(SEEDED_KEY)) return 0;
   const started = performance.now();
   await seedPayments(ctx, {
     merchantIds: ctx.merchants.map((m) => m.id),
-    count: MILLION,
+    count,
     refPrefix: REF_PREFIX,
     merchantRefPrefix: 'seed-',
     withEvents: true,
@@ -213,14 +221,15 @@ async function ensureSeeded(ctx: BenchContext): Promise<number> {
   const seconds = (performance.now() - started) / 1000;
   // The service's background writes that waited behind the seeding catch up before the next window.
   await new Promise((resolve) => setTimeout(resolve, SETTLE_AFTER_SEED_MS));
-  process.stdout.write(`  seeded ${MILLION.toLocaleString('en-US')} payments and their events in ${seconds.toFixed(1)} s\n`);
+  process.stdout.write(`  seeded ${count.toLocaleString('en-US')} payments and their events in ${seconds.toFixed(1)} s\n`);
   return seconds;
 }
 
 const seedCase: BenchCase = {
   name: '@1M seed',
-  description: `${MILLION.toLocaleString('en-US')} expired payments and their payment.expired events written straight into the service's database (not timed as load).`,
+  description: `${MILLION.toLocaleString('en-US')} expired payments and their payment.expired events written straight into the twin service's database (not timed as load).`,
   target: null,
+  onTwin: true,
   server: 'service',
   expectedRatio: 0,
   async custom(ctx): Promise<CustomMeasurement> {
@@ -245,7 +254,7 @@ function freshRef(template: RequestTemplate): RequestTemplate {
   return { ...template, body: { ...body, merchantRef: `m1-${String((body as { merchantRef: unknown }).merchantRef)}` } };
 }
 
-/** The base case again on the seeded store, compared with the base case's figure by the harness. */
+/** The base case again on the seeded twin, compared by the harness with the base case measured in the windows between. */
 function atMillion(
   base: BenchCase,
   requests?: (ctx: BenchContext) => Promise<(i: number) => RequestTemplate>,
@@ -256,6 +265,7 @@ function atMillion(
     name: `${base.name} @1M${variant ? ` ${variant.suffix}` : ''}`,
     description: `${base.description} With ${MILLION.toLocaleString('en-US')} payments stored.${variant ? ` ${variant.description}` : ''}`,
     baseline: base.name,
+    onTwin: true,
     diagnostic: variant !== undefined,
     async prepare(ctx) {
       await ensureSeeded(ctx);

@@ -48,6 +48,11 @@ export interface BenchCase {
    * million stored payments): the verdict is then this case's throughput within 10 % of that one's.
    */
   readonly baseline?: string;
+  /**
+   * Runs on the twin service that holds the million seeded payments (bench/paired.ts), not on the run's
+   * service: the seed, the repeats (each paired with its base on the run's service) and the big export.
+   */
+  readonly onTwin?: boolean;
   /** A measurement without a verdict of its own (INFO), e.g. a harsher variant of a repeated case. */
   readonly diagnostic?: boolean;
   /**

@@ -15,14 +15,15 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CASES, NOOP_CASE, type BenchCase } from './cases.js';
 import { EXPORT_CASE } from './cases-export.js';
-import { MILLION_TOLERANCE, millionCases } from './cases-million.js';
+import { BASELINE_PAYMENTS, ensureSeeded, MILLION, MILLION_TOLERANCE, millionCases } from './cases-million.js';
 import { createContext, type BenchContext } from './context.js';
 import { snapshot, usageBetween } from './cpu.js';
 import { runLoad, type LoadResult, type PreparedRequest } from './load.js';
+import { combineLoads, PAIRED_ROUNDS, windowRates } from './paired.js';
 import { summariseProfile, type Profile } from './profile-summary.js';
 import { InspectorProfiler } from './profiler.js';
 import { formatTable, MEMORY_TARGET_MIB, RESULTS_DIR, previousRates, verdictOf, writeResult, type CaseResult, type StoreResult } from './report.js';
-import { cleanupAll, freePort, killAll, postgresReachable, startNoopServer, startService, type RunningProcess, type StoreKind } from './service.js';
+import { cleanupAll, freePort, killAll, postgresReachable, startNoopServer, startService, type RunningProcess, type RunningService, type StoreKind } from './service.js';
 import { apiPath, RequestSigner, type RequestTemplate } from './signing.js';
 
 interface Settings {
@@ -210,8 +211,9 @@ async function measureSigned(
   signer: RequestSigner,
   expectedRps: number,
   measure: (requests: PreparedRequest[]) => Promise<LoadResult>,
-): Promise<{ load: LoadResult; signSeconds: number }> {
-  let next = 0;
+  startIndex = 0,
+): Promise<{ load: LoadResult; signSeconds: number; nextIndex: number }> {
+  let next = startIndex;
   let expected = expectedRps;
   let signSeconds = 0;
   for (let attempt = 1; ; attempt++) {
@@ -225,7 +227,7 @@ async function measureSigned(
     const rsa = templates.filter((t) => t.merchant.keyType === 'RSA-SHA512').length;
     log(`  ${benchCase.name}: pre-signed ${count.toLocaleString('en-US')} requests (${Math.round((100 * rsa) / count)} % RSA-SHA512) in ${seconds.toFixed(1)} s`);
     const load = await measure(requests);
-    if (!load.exhausted || load.seconds >= 0.6 * settings.durationSeconds || attempt >= 2) return { load, signSeconds };
+    if (!load.exhausted || load.seconds >= 0.6 * settings.durationSeconds || attempt >= 2) return { load, signSeconds, nextIndex: next };
     log(`  ${benchCase.name}: the list ran out ${load.seconds.toFixed(1)} s into the window (${Math.round(load.rps)} req/s); measuring again`);
     expected = Math.max(load.rps, 2 * expected);
   }
@@ -380,57 +382,164 @@ async function runCustom(benchCase: BenchCase, ctx: BenchContext, settings: Sett
   };
 }
 
-async function runCase(
+/** Where a case's load goes: the service (and its simulator) of the run, or of the million twin. */
+interface Target {
+  readonly ctx: BenchContext;
+  readonly servers: Servers;
+  readonly profiler: InspectorProfiler | null;
+}
+
+/** A prepared case's request generator and the index of its next unused request (requests are signed once each). */
+interface Prepared {
+  readonly requestAt: (i: number) => RequestTemplate;
+  nextIndex: number;
+}
+
+/** One window of a prepared case: pre-signs from `prepared.nextIndex` on, measures, advances the index. */
+async function measureWindow(
   benchCase: BenchCase,
-  ctx: BenchContext,
+  prepared: Prepared,
+  target: Target,
   settings: Settings,
   signer: RequestSigner,
-  servers: Servers,
+  expectedRps: number,
+): Promise<{ load: LoadResult; signSeconds: number }> {
+  const { servers, profiler, ctx } = target;
+  const measure = async (requests: PreparedRequest[]): Promise<LoadResult> => {
+    const result = await runLoad({
+      origin: servers[benchCase.server].baseUrl,
+      watch: { service: servers.service.pid, noop: servers.noop.pid, simulator: servers.simulator.pid },
+      requests,
+      connections: benchCase.connections ?? settings.connections,
+      warmupMs: settings.warmupSeconds * 1000,
+      durationMs: settings.durationSeconds * 1000,
+      cycle: benchCase.server === 'noop',
+      onWindowStart: profiler ? () => void profiler.start().catch(() => undefined) : undefined,
+    });
+    if (profiler) saveProfile(await profiler.stop(), ctx.store, benchCase.name);
+    return result;
+  };
+  if (benchCase.server === 'noop') return { load: await measure(unsignedRequests(Array.from({ length: 1000 }, (_, i) => prepared.requestAt(i)))), signSeconds: 0 };
+  const { load, signSeconds, nextIndex } = await measureSigned(benchCase, prepared.requestAt, settings, signer, expectedRps, measure, prepared.nextIndex);
+  prepared.nextIndex = nextIndex;
+  return { load, signSeconds };
+}
+
+function errorResult(benchCase: BenchCase, error: unknown): CaseResult {
+  const message = error instanceof Error ? error.message : String(error);
+  log(`  ${benchCase.name}: ERROR ${message}`);
+  return {
+    name: benchCase.name,
+    description: benchCase.description,
+    target: benchCase.target,
+    load: null,
+    ratio: null,
+    verdict: 'ERROR',
+    notes: [message],
+    signSeconds: 0,
+    serverCpuUsPerRequest: null,
+    databaseCpuUsPerRequest: null,
+    cpuRatio: null,
+  };
+}
+
+/** Prepares and measures one case in one window; answers its result and, for a prepared case, where its requests stand. */
+async function runCase(
+  benchCase: BenchCase,
+  target: Target,
+  settings: Settings,
+  signer: RequestSigner,
   expectedRps: number,
   noop: { rps: number; cpuUsPerRequest: number | null } | null,
-  profiler: InspectorProfiler | null,
+): Promise<{ result: CaseResult; prepared: Prepared | null }> {
+  try {
+    if (benchCase.custom) return { result: await runCustom(benchCase, target.ctx, settings, target.profiler), prepared: null };
+    if (!benchCase.prepare) throw new Error('a case needs prepare or custom');
+    const prepared: Prepared = { requestAt: await benchCase.prepare(target.ctx), nextIndex: 0 };
+    const { load, signSeconds } = await measureWindow(benchCase, prepared, target, settings, signer, expectedRps);
+    const problems = benchCase.verify ? await benchCase.verify(target.ctx) : [];
+    return { result: describe(benchCase, target.ctx.store, load, signSeconds, noop, problems, benchCase.connections ?? settings.connections), prepared };
+  } catch (error) {
+    return { result: errorResult(benchCase, error), prepared: null };
+  }
+}
+
+/** A twin service for the million comparison: its process, where its load goes, and the base cases prepared on it. */
+interface Twin {
+  readonly service: RunningService;
+  readonly target: Target;
+  readonly prepared: Map<string, Prepared>;
+}
+
+/**
+ * A million repeat (bench/paired.ts): its base case on the twin holding 10,000 payments (A) and the
+ * repeat on the twin holding the million (B), in alternating windows, each after the machine settled.
+ * Answers the repeat's result judged against A's windows of the same minutes.
+ */
+async function runPaired(
+  repeat: BenchCase,
+  baseCase: BenchCase,
+  earlier: CaseResult | undefined,
+  a: Twin,
+  b: Twin,
+  settings: Settings,
+  signer: RequestSigner,
+  noop: { rps: number; cpuUsPerRequest: number | null } | null,
 ): Promise<CaseResult> {
   try {
-    if (benchCase.custom) return await runCustom(benchCase, ctx, settings, profiler);
-    if (!benchCase.prepare) throw new Error('a case needs prepare or custom');
-    const requestAt = await benchCase.prepare(ctx);
-    const measure = async (requests: PreparedRequest[]): Promise<LoadResult> => {
-      const result = await runLoad({
-        origin: servers[benchCase.server].baseUrl,
-        watch: { service: servers.service.pid, noop: servers.noop.pid, simulator: servers.simulator.pid },
-        requests,
-        connections: benchCase.connections ?? settings.connections,
-        warmupMs: settings.warmupSeconds * 1000,
-        durationMs: settings.durationSeconds * 1000,
-        cycle: benchCase.server === 'noop',
-        onWindowStart: profiler ? () => void profiler.start().catch(() => undefined) : undefined,
-      });
-      if (profiler) saveProfile(await profiler.stop(), ctx.store, benchCase.name);
-      return result;
+    let onA = a.prepared.get(baseCase.name);
+    if (!onA) {
+      onA = { requestAt: await baseCase.prepare!(a.target.ctx), nextIndex: 0 };
+      a.prepared.set(baseCase.name, onA);
+    }
+    const onB: Prepared = { requestAt: await repeat.prepare!(b.target.ctx), nextIndex: 0 };
+    const expected = earlier?.load?.rps ?? 0;
+    const windows = { a: [] as LoadResult[], b: [] as LoadResult[] };
+    let signSeconds = 0;
+    const windowOn = async (twin: Twin, benchCase: BenchCase, prepared: Prepared, side: 'a' | 'b'): Promise<void> => {
+      await settle(a.target.servers, `${repeat.name} (A)`);
+      await settle(b.target.servers, `${repeat.name} (B)`);
+      const measured = await measureWindow(benchCase, prepared, twin.target, settings, signer, expected);
+      windows[side].push(measured.load);
+      signSeconds += measured.signSeconds;
     };
-    const { load, signSeconds } =
-      benchCase.server === 'noop'
-        ? { load: await measure(unsignedRequests(Array.from({ length: 1000 }, (_, i) => requestAt(i)))), signSeconds: 0 }
-        : await measureSigned(benchCase, requestAt, settings, signer, expectedRps, measure);
-    const problems = benchCase.verify ? await benchCase.verify(ctx) : [];
-    return describe(benchCase, ctx.store, load, signSeconds, noop, problems, benchCase.connections ?? settings.connections);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    log(`  ${benchCase.name}: ERROR ${message}`);
+    for (let round = 0; round < PAIRED_ROUNDS; round++) {
+      await windowOn(a, baseCase, onA, 'a');
+      await windowOn(b, repeat, onB, 'b');
+    }
+    const connections = repeat.connections ?? settings.connections;
+    const problems = repeat.verify ? await repeat.verify(b.target.ctx) : [];
+    const found = describe(repeat, b.target.ctx.store, combineLoads(windows.b), signSeconds, noop, problems, connections);
+    const atBaseline = describe(
+      { ...baseCase, name: `${baseCase.name} @10k` },
+      a.target.ctx.store,
+      combineLoads(windows.a),
+      0,
+      noop,
+      [],
+      connections,
+    );
+    const judged = againstBaseline(found, atBaseline, repeat.diagnostic);
     return {
-      name: benchCase.name,
-      description: benchCase.description,
-      target: benchCase.target,
-      load: null,
-      ratio: null,
-      verdict: 'ERROR',
-      notes: [message],
-      signSeconds: 0,
-      serverCpuUsPerRequest: null,
-      databaseCpuUsPerRequest: null,
-      cpuRatio: null,
+      ...judged,
+      notes: [
+        ...judged.notes,
+        `windows in turn (A: ${BASELINE_PAYMENTS.toLocaleString('en-US')} payments stored, B: ${MILLION.toLocaleString('en-US')}): ${windowRates(windows.a, windows.b)}` +
+          (earlier?.load ? `; ${baseCase.name} measured ${Math.round(earlier.load.rps).toLocaleString('en-US')} req/s on the run's service` : ''),
+      ],
     };
+  } catch (error) {
+    return errorResult(repeat, error);
   }
+}
+
+/** Starts a twin service with merchants of its own like the run's, and seeds `payments` into it now (the million waits for its own case). */
+async function startTwin(label: string, store: StoreKind, settings: Settings, signer: RequestSigner, noop: RunningProcess): Promise<Twin> {
+  const service = await startService(store);
+  const ctx = createContext({ store, baseUrl: service.baseUrl, servicePid: service.pid, database: service.database, adminToken: service.adminToken, signer });
+  ctx.setMerchants(await ctx.createMerchants(settings.merchantCount));
+  log(`  twin service ${label} pid ${service.pid} at ${service.baseUrl}; ${ctx.merchants.length} merchants`);
+  return { service, target: { ctx, servers: { service, noop, simulator: service.simulator }, profiler: null }, prepared: new Map() };
 }
 
 async function runStore(store: StoreKind, settings: Settings, signer: RequestSigner, noop: RunningProcess): Promise<StoreResult> {
@@ -439,6 +548,7 @@ async function runStore(store: StoreKind, settings: Settings, signer: RequestSig
   const inspectPort = settings.profile ? await freePort() : 0;
   const service = await startService(store, { nodeArgs: settings.profile ? [`--inspect=127.0.0.1:${inspectPort}`] : [] });
   const profiler = settings.profile ? await InspectorProfiler.connect(inspectPort) : null;
+  let twins: { small: Twin; big: Twin } | null = null;
   try {
     const ctx = createContext({
       store,
@@ -455,24 +565,51 @@ async function runStore(store: StoreKind, settings: Settings, signer: RequestSig
 
     const previous = previousRates(store);
     const servers: Servers = { service, noop, simulator: service.simulator };
-    const reference = await runCase(NOOP_CASE, ctx, settings, signer, servers, 0, null, null);
+    const main: Target = { ctx, servers, profiler };
+    const { result: reference } = await runCase(NOOP_CASE, main, settings, signer, 0, null);
     const noopRps = reference.load?.rps || null;
     const noopFigures = noopRps ? { rps: noopRps, cpuUsPerRequest: reference.serverCpuUsPerRequest } : null;
     const results: CaseResult[] = [reference];
     const selected = (settings.million ? ALL_CASES : CASES).filter((c) => settings.caseFilters.length === 0 || settings.caseFilters.some((f) => c.name.toLowerCase().includes(f)));
-    for (const benchCase of selected) {
-      await settle(servers, benchCase.name);
+    const expectedOf = (benchCase: BenchCase): number =>
       // The larger of the last run's rate (a quiet machine, a faster build) and the case's own guess.
-      const baseRps = benchCase.baseline ? (results.find((r) => r.name === benchCase.baseline)?.load?.rps ?? 0) : 0;
-      const expected = Math.max(previous.get(benchCase.name) ?? 0, baseRps, (noopRps ?? 10_000) * benchCase.expectedRatio);
-      const result = await runCase(benchCase, ctx, settings, signer, servers, expected, noopFigures, profiler);
-      // Which case raised the service's resident set: the peak is the process's high-water mark so far.
-      const after = service.memory();
-      if (after) log(`  ${benchCase.name}: service RSS ${after.rssMiB.toFixed(0)} MiB after it (${await heapFigures(service.baseUrl)}), peak so far ${after.peakMiB.toFixed(0)} MiB`);
-      results.push(benchCase.baseline ? againstBaseline(result, results.find((r) => r.name === benchCase.baseline), benchCase.diagnostic) : result);
+      Math.max(previous.get(benchCase.name) ?? 0, (noopRps ?? 10_000) * benchCase.expectedRatio);
+    const runOnMain = async (benchCase: BenchCase): Promise<CaseResult> => {
+      await settle(servers, benchCase.name);
+      return (await runCase(benchCase, main, settings, signer, expectedOf(benchCase), noopFigures)).result;
+    };
+    for (const benchCase of selected) {
+      let result: CaseResult;
+      let ran: RunningService = service;
+      if (!benchCase.onTwin) {
+        result = await runOnMain(benchCase);
+      } else {
+        if (!twins) {
+          const small = await startTwin(`A (${BASELINE_PAYMENTS.toLocaleString('en-US')} payments)`, store, settings, signer, noop);
+          twins = { small, big: await startTwin(`B (${MILLION.toLocaleString('en-US')} payments)`, store, settings, signer, noop) };
+          await ensureSeeded(small.target.ctx, BASELINE_PAYMENTS);
+        }
+        ran = twins.big.service;
+        const baseCase = benchCase.baseline ? CASES.find((c) => c.name === benchCase.baseline) : undefined;
+        if (benchCase.baseline && !baseCase?.prepare) {
+          result = errorResult(benchCase, new Error(`no base case ${benchCase.baseline} to compare with`));
+        } else if (baseCase) {
+          const earlier = results.find((r) => r.name === baseCase.name);
+          result = await runPaired(benchCase, baseCase, earlier, twins.small, twins.big, settings, signer, noopFigures);
+        } else {
+          await settle(twins.big.target.servers, benchCase.name);
+          result = (await runCase(benchCase, twins.big.target, settings, signer, expectedOf(benchCase), noopFigures)).result;
+        }
+      }
+      // Which case raised the resident set: the peak is the process's high-water mark so far.
+      const after = ran.memory();
+      if (after) log(`  ${benchCase.name}: ${ran === service ? 'service' : 'twin B'} RSS ${after.rssMiB.toFixed(0)} MiB after it (${await heapFigures(ran.baseUrl)}), peak so far ${after.peakMiB.toFixed(0)} MiB`);
+      results.push(result);
     }
 
-    const memory = service.memory();
+    // The budget holds for each service: the run's and both twins.
+    const memories = [service.memory(), twins?.small.service.memory() ?? null, twins?.big.service.memory() ?? null].filter((m) => m !== null);
+    const memory = memories.length ? { rssMiB: Math.max(...memories.map((m) => m.rssMiB)), peakMiB: Math.max(...memories.map((m) => m.peakMiB)) } : null;
     const result: StoreResult = {
       store,
       date: new Date().toISOString(),
@@ -493,6 +630,10 @@ async function runStore(store: StoreKind, settings: Settings, signer: RequestSig
     profiler?.close();
     await service.stop();
     await service.cleanup();
+    for (const twin of twins ? [twins.small, twins.big] : []) {
+      await twin.service.stop();
+      await twin.service.cleanup();
+    }
   }
 }
 

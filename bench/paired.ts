@@ -1,0 +1,79 @@
+// The million repeats measured in alternating windows. On a shared 2-core host, two identical runs
+// minutes apart differ by up to 40 % (session 6), so a repeat measured once, minutes after its base,
+// cannot show whether it is within 10 %. Nor is the run's own service a fair base: by then it has
+// served every earlier case, and its one-time-signature table and caches are those of a long run.
+// So two fresh twin services are started alike and seeded alike, one with 10,000 payments (A) and one
+// with the million (B); each repeat runs on B and its base case on A, window by window in turn
+// (A, B, A, B), so drift of the machine falls on both sides and the stored payments are the only
+// difference between them.
+import type { CpuUsage } from './cpu.js';
+import type { LoadResult } from './load.js';
+
+/** Windows per side: A, B, A, B. */
+export const PAIRED_ROUNDS = 2;
+
+const sum = (values: readonly number[]): number => values.reduce((total, value) => total + value, 0);
+
+function mergeCounts(counts: readonly Record<string, number>[]): Record<string, number> {
+  const merged: Record<string, number> = {};
+  for (const count of counts) for (const [key, n] of Object.entries(count)) merged[key] = (merged[key] ?? 0) + n;
+  return merged;
+}
+
+function combineCpu(loads: readonly LoadResult[]): CpuUsage | null {
+  if (loads.some((load) => load.cpu === null)) return null;
+  const seconds = sum(loads.map((load) => load.seconds));
+  const weighted = (share: (cpu: CpuUsage) => number): number =>
+    seconds > 0 ? sum(loads.map((load) => share(load.cpu!) * load.seconds)) / seconds : 0;
+  return {
+    processMs: mergeCounts(loads.map((load) => load.cpu!.processMs)),
+    foreignShare: weighted((cpu) => cpu.foreignShare),
+    busyShare: weighted((cpu) => cpu.busyShare),
+  };
+}
+
+/**
+ * One side's windows as one measurement: requests, seconds and CPU add up, so the rate and the CPU
+ * per request are over all of them. A percentile cannot be merged from percentiles, so p50 and p90
+ * are the windows' request-weighted means and p99 and max the worst window's (never flattering).
+ */
+export function combineLoads(loads: readonly LoadResult[]): LoadResult {
+  if (loads.length === 0) throw new Error('combineLoads: no windows');
+  if (loads.length === 1) return loads[0]!;
+  const requests = sum(loads.map((load) => load.requests));
+  const seconds = sum(loads.map((load) => load.seconds));
+  const weightedMs = (pick: (load: LoadResult) => number): number =>
+    requests > 0 ? sum(loads.map((load) => pick(load) * load.requests)) / requests : NaN;
+  return {
+    requests,
+    seconds,
+    rps: seconds > 0 ? requests / seconds : 0,
+    latencyMs: {
+      p50: weightedMs((load) => load.latencyMs.p50),
+      p90: weightedMs((load) => load.latencyMs.p90),
+      p99: Math.max(...loads.map((load) => load.latencyMs.p99)),
+      max: Math.max(...loads.map((load) => load.latencyMs.max)),
+      mean: weightedMs((load) => load.latencyMs.mean),
+    },
+    non200: sum(loads.map((load) => load.non200)),
+    non200ByReason: mergeCounts(loads.map((load) => load.non200ByReason)),
+    warmupNon200ByReason: mergeCounts(loads.map((load) => load.warmupNon200ByReason)),
+    firstNon200: loads.find((load) => load.firstNon200 !== null)?.firstNon200 ?? null,
+    networkErrors: sum(loads.map((load) => load.networkErrors)),
+    firstNetworkError: loads.find((load) => load.firstNetworkError !== null)?.firstNetworkError ?? null,
+    requestsSent: sum(loads.map((load) => load.requestsSent)),
+    poolSize: sum(loads.map((load) => load.poolSize)),
+    exhausted: loads.some((load) => load.exhausted),
+    cpu: combineCpu(loads),
+  };
+}
+
+/** Each window's rate, in the order run, for the notes: "A 1,020 / B 990 / A 1,101 / B 1,050 req/s". */
+export function windowRates(base: readonly LoadResult[], repeat: readonly LoadResult[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < Math.max(base.length, repeat.length); i++) {
+    if (base[i]) parts.push(`A ${Math.round(base[i]!.rps).toLocaleString('en-US')}`);
+    if (repeat[i]) parts.push(`B ${Math.round(repeat[i]!.rps).toLocaleString('en-US')}`);
+  }
+  return `${parts.join(' / ')} req/s`;
+}

@@ -1,0 +1,52 @@
+// The bench's alternating windows for the million repeats: one side's windows combine into one
+// measurement whose rate and CPU are over all of them, and whose tail is never better than its worst window.
+import { describe, expect, it } from 'vitest';
+import { combineLoads, windowRates } from '../../bench/paired.js';
+import type { LoadResult } from '../../bench/load.js';
+
+function window(requests: number, seconds: number, p99: number, serviceMs: number, foreignShare: number, non200: Record<string, number> = {}): LoadResult {
+  const non200Count = Object.values(non200).reduce((a, b) => a + b, 0);
+  return {
+    requests,
+    seconds,
+    rps: requests / seconds,
+    latencyMs: { p50: p99 / 4, p90: p99 / 2, p99, max: p99 * 2, mean: p99 / 3 },
+    non200: non200Count,
+    non200ByReason: non200,
+    warmupNon200ByReason: {},
+    firstNon200: non200Count ? Object.keys(non200)[0]! : null,
+    networkErrors: 0,
+    firstNetworkError: null,
+    requestsSent: requests,
+    poolSize: requests * 2,
+    exhausted: false,
+    cpu: { processMs: { service: serviceMs, postgres: 10 }, foreignShare, busyShare: 0.9 },
+  };
+}
+
+describe('bench paired windows', () => {
+  it('adds requests, seconds and CPU, weights p50 by requests and keeps the worst p99', () => {
+    const combined = combineLoads([window(5000, 5, 20, 4000, 0.02, { '429 RATE_LIMITED': 2 }), window(3000, 5, 35, 3000, 0.1, { '429 RATE_LIMITED': 1, '500 X': 1 })]);
+    expect(combined.requests).toBe(8000);
+    expect(combined.seconds).toBe(10);
+    expect(combined.rps).toBe(800);
+    expect(combined.latencyMs.p99).toBe(35);
+    expect(combined.latencyMs.max).toBe(70);
+    expect(combined.latencyMs.p50).toBeCloseTo((5 * 5000 + 8.75 * 3000) / 8000, 10);
+    expect(combined.non200ByReason).toEqual({ '429 RATE_LIMITED': 3, '500 X': 1 });
+    expect(combined.non200).toBe(4);
+    expect(combined.cpu?.processMs).toEqual({ service: 7000, postgres: 20 });
+    expect(combined.cpu?.foreignShare).toBeCloseTo(0.06, 10);
+  });
+
+  it('answers a single window as it is, refuses none, and names the windows in the order run', () => {
+    const only = window(1000, 5, 10, 900, 0);
+    expect(combineLoads([only])).toBe(only);
+    expect(() => combineLoads([])).toThrow();
+    expect(windowRates([window(5100, 5, 1, 1, 0), window(5000, 5, 1, 1, 0)], [window(4950, 5, 1, 1, 0), window(5200, 5, 1, 1, 0)])).toBe('A 1,020 / B 990 / A 1,000 / B 1,040 req/s');
+  });
+
+  it('has no CPU figure when a window had none', () => {
+    expect(combineLoads([window(10, 1, 1, 1, 0), { ...window(10, 1, 1, 1, 0), cpu: null }]).cpu).toBeNull();
+  });
+});
