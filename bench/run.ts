@@ -23,7 +23,7 @@ import { combineLoads, PAIRED_ROUNDS, windowRates } from './paired.js';
 import { summariseProfile, type Profile } from './profile-summary.js';
 import { InspectorProfiler } from './profiler.js';
 import { formatTable, MEMORY_TARGET_MIB, RESULTS_DIR, previousRates, verdictOf, writeResult, type CaseResult, type StoreResult } from './report.js';
-import { cleanupAll, freePort, killAll, postgresReachable, startNoopServer, startService, type RunningProcess, type RunningService, type StoreKind } from './service.js';
+import { cleanupAll, freePort, killAll, postgresReachable, startNoopServer, startService, vacuumWithoutAutovacuum, type RunningProcess, type RunningService, type StoreKind } from './service.js';
 import { apiPath, RequestSigner, type RequestTemplate } from './signing.js';
 
 interface Settings {
@@ -127,8 +127,14 @@ function againstBaseline(found: CaseResult, base: CaseResult | undefined, diagno
  */
 const SETTLE = { sampleMs: 500, quietShare: 0.05, maxMs: 60_000 } as const;
 
-async function settle(servers: Servers, caseName: string): Promise<void> {
+let vacuumNoted = false;
+
+async function settle(servers: Servers, caseName: string, pgSchemas: readonly (string | null)[] = []): Promise<void> {
   const started = performance.now();
+  if (await vacuumWithoutAutovacuum(pgSchemas.filter((schema) => schema !== null))) {
+    if (!vacuumNoted) log(`  PostgreSQL runs with autovacuum off: each quiet start runs VACUUM (ANALYZE) on the bench schemas in its place`);
+    vacuumNoted = true;
+  }
   const pids = { service: servers.service.pid, simulator: servers.simulator.pid };
   for (;;) {
     const before = snapshot(pids);
@@ -498,7 +504,8 @@ async function runPaired(
     const windows = { a: [] as LoadResult[], b: [] as LoadResult[] };
     let signSeconds = 0;
     const windowOn = async (twin: Twin, benchCase: BenchCase, prepared: Prepared, side: 'a' | 'b'): Promise<void> => {
-      await settle(a.target.servers, `${repeat.name} (A)`);
+      const schemas = [a.target.ctx.database.pgSchema, b.target.ctx.database.pgSchema];
+      await settle(a.target.servers, `${repeat.name} (A)`, schemas);
       await settle(b.target.servers, `${repeat.name} (B)`);
       const measured = await measureWindow(benchCase, prepared, twin.target, settings, signer, expected);
       windows[side].push(measured.load);
@@ -588,7 +595,7 @@ async function runStore(store: StoreKind, settings: Settings, signer: RequestSig
       // The larger of the last run's rate (a quiet machine, a faster build) and the case's own guess.
       Math.max(previous.get(benchCase.name) ?? 0, (noopRps ?? 10_000) * benchCase.expectedRatio);
     const runOnMain = async (benchCase: BenchCase): Promise<CaseResult> => {
-      await settle(servers, benchCase.name);
+      await settle(servers, benchCase.name, [ctx.database.pgSchema]);
       return (await runCase(benchCase, main, settings, signer, expectedOf(benchCase), noopFigures)).result;
     };
     for (const benchCase of selected) {
@@ -614,7 +621,7 @@ async function runStore(store: StoreKind, settings: Settings, signer: RequestSig
           const earlier = results.find((r) => r.name === baseCase.name);
           result = await runPaired(benchCase, baseCase, earlier, twins.small, twins.big, settings, signer, noopFigures);
         } else {
-          await settle(twins.big.target.servers, benchCase.name);
+          await settle(twins.big.target.servers, benchCase.name, [twins.big.target.ctx.database.pgSchema]);
           result = (await runCase(benchCase, twins.big.target, settings, signer, expectedOf(benchCase), noopFigures)).result;
         }
       }

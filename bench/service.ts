@@ -176,6 +176,31 @@ export async function postgresReachable(): Promise<boolean> {
   }
 }
 
+/**
+ * Stands in for autovacuum where the PostgreSQL server runs without it (`autovacuum = off`, as on the
+ * bench machine of sessions 6 and 7, which docs/operations.md says production must not do): runs
+ * `VACUUM (ANALYZE)` over every table of the given schemas, as the autovacuum daemon would have
+ * between the cases, and answers whether it did. Without it the dead rows of a long run (one-time
+ * signatures pruned, payments expired, payouts finished) piled up until every claim and index scan
+ * walked hundreds of thousands of them (session 7: a payout cost the database 77 – 199 ms of CPU).
+ */
+export async function vacuumWithoutAutovacuum(schemas: readonly string[]): Promise<boolean> {
+  if (schemas.length === 0) return false;
+  const client = new pg.Client({ connectionString: BENCH_PG_URL, connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    const setting = await client.query<{ autovacuum: string }>('SHOW autovacuum');
+    if (setting.rows[0]?.autovacuum !== 'off') return false;
+    for (const schema of schemas) {
+      const tables = await client.query<{ tablename: string }>('SELECT tablename FROM pg_tables WHERE schemaname = $1 ORDER BY tablename', [schema]);
+      for (const { tablename } of tables.rows) await client.query(`VACUUM (ANALYZE) "${schema}"."${tablename}"`);
+    }
+    return true;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 export async function dropSchema(schema: string): Promise<void> {
   const client = new pg.Client({ connectionString: BENCH_PG_URL, connectionTimeoutMillis: 5000 });
   await client.connect();
