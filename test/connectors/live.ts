@@ -86,9 +86,3 @@ export async function eventually<T>(what: string, read: () => Promise<T>, check:
   }
 }
 
-/**
- * What a merchant's balance is worth in all (available + pending + held, in minor units): unchanged by
- * settlement, which only moves pending to available while a test runs, so "nothing was booked" holds.
- */
-export const worth = (balance: { available: number; pending: number; held: number }): number =>
-  Math.round(balance.available * 100) + Math.round(balance.pending * 100) + Math.round(balance.held * 100);
