@@ -19,6 +19,7 @@ import type { BenchContext, HttpResult } from './context.js';
 import { BENCH_PG_URL, dropSchema } from './service.js';
 import { snapshot } from './cpu.js';
 import { rsaSignMicroseconds, webhookReach } from './webhook-reach.js';
+import { retireLeftoverPayments } from './leftovers.js';
 import type { BenchMerchant, RequestTemplate } from './signing.js';
 
 const REDIRECT_URL = 'https://merchant.example/return';
@@ -167,6 +168,7 @@ const paymentInitiate: BenchCase = {
     const merchants = ctx.merchants;
     return (i) => ({ merchant: merchants[i % merchants.length]!, path: 'payment/initiate', body: payinBody(`bi-${i}`, Math.floor(i / merchants.length)) });
   },
+  finish: retireLeftoverPayments,
 };
 
 const STATUS_PAYMENTS = 1000;

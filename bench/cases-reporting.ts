@@ -1,6 +1,7 @@
 // The reporting read case of contract section 13: payment/list, a signed keyset page of 50 payment
 // records, first pages and cursored pages in turn. Appended to CASES in bench/cases.ts.
 import type { BenchCase } from './cases.js';
+import { retireLeftoverPayments } from './leftovers.js';
 import type { HttpResult } from './context.js';
 import type { BenchMerchant } from './signing.js';
 
@@ -53,6 +54,7 @@ const paymentList: BenchCase = {
       return { merchant, path: 'payment/list', body: cursor === undefined ? { limit: PAGE_LIMIT } : { limit: PAGE_LIMIT, cursor } };
     };
   },
+  finish: retireLeftoverPayments,
 };
 
 /**

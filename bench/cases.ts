@@ -62,6 +62,11 @@ export interface BenchCase {
   readonly connections?: number;
   /** Optional check after the load (e.g. "no balance ever negative"); returns the problems found. */
   verify?(ctx: BenchContext): Promise<string[]>;
+  /**
+   * Clean-up after the case's windows (and its check), outside any window, before the next case's
+   * quiet start: ends what the case left running in the background. Answers how many records it ended.
+   */
+  finish?(ctx: BenchContext): Promise<number>;
 }
 
 /** What a custom case gets from the command line. */

@@ -449,6 +449,18 @@ function errorResult(benchCase: BenchCase, error: unknown): CaseResult {
   };
 }
 
+/** Runs the case's clean-up (BenchCase.finish) and says what it did; a failure is noted, not fatal. */
+async function finish(benchCase: BenchCase, ctx: BenchContext, side = ''): Promise<void> {
+  if (!benchCase.finish) return;
+  const started = performance.now();
+  try {
+    const ended = await benchCase.finish(ctx);
+    log(`  ${benchCase.name}${side}: clean-up ended ${ended.toLocaleString('en-US')} records the case left pending, in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  } catch (error) {
+    log(`  ${benchCase.name}${side}: clean-up failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 /** Prepares and measures one case in one window; answers its result and, for a prepared case, where its requests stand. */
 async function runCase(
   benchCase: BenchCase,
@@ -464,6 +476,7 @@ async function runCase(
     const prepared: Prepared = { requestAt: await benchCase.prepare(target.ctx), nextIndex: 0 };
     const { load, signSeconds } = await measureWindow(benchCase, prepared, target, settings, signer, expectedRps);
     const problems = benchCase.verify ? await benchCase.verify(target.ctx) : [];
+    await finish(benchCase, target.ctx);
     return { result: describe(benchCase, target.ctx.store, load, signSeconds, noop, problems, benchCase.connections ?? settings.connections), prepared };
   } catch (error) {
     return { result: errorResult(benchCase, error), prepared: null };
@@ -518,6 +531,8 @@ async function runPaired(
     }
     const connections = repeat.connections ?? settings.connections;
     const problems = repeat.verify ? await repeat.verify(b.target.ctx) : [];
+    await finish(baseCase, a.target.ctx, ' (A)');
+    await finish(repeat, b.target.ctx, ' (B)');
     const found = describe(repeat, b.target.ctx.store, combineLoads(windows.b), signSeconds, noop, problems, connections);
     const atBaseline = describe(
       { ...baseCase, name: `${baseCase.name} @10k` },

@@ -1,0 +1,51 @@
+// Clean-up between cases: the payments a case leaves Pending. `payment/initiate` leaves one for every
+// request of its windows (15,000 – 25,000 a service), the list cases 2,000 each. Left alone, the
+// service's reconciler asks the bank about each of them two minutes after it was made, then again at
+// growing gaps until they expire after 30 minutes: waves of work that ran under the windows of the
+// cases that followed (session 8, PostgreSQL: the database's CPU per payment/status doubled on the
+// twins after their payment/initiate windows). Declining them through sandbox/payment/complete was
+// tried first: about 9 ms of the machine's CPU each (the bank, its callback, the webhook record), over
+// a minute per case.
+//
+// So the bench retires them the way the million are seeded: straight in the service's database,
+// outside any window, each left as an expired pay-in is (Expired, completed now, nothing more to
+// ask). No ledger entry belongs to a Pending payment, so no balance changes. The bench merchants have
+// no webhook URL, so the payment.expired events the service would have recorded go nowhere either.
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import type { BenchContext } from './context.js';
+import { BENCH_PG_URL } from './service.js';
+
+const RETIRE_SQL = `UPDATE payments SET status = 'Expired', reconcile_at_ms = NULL, completed_at_ms = $1, updated_at_ms = $1 WHERE status = 'Pending'`;
+
+/** Where a service's store is: its SQLite file, or its schema on the bench's PostgreSQL server. */
+export interface StoreLocation {
+  readonly sqliteFile: string | null;
+  readonly pgSchema: string | null;
+}
+
+/** Marks every Pending payment of the store Expired, completed now; answers how many. */
+export async function retirePendingPayments(database: StoreLocation, nowMs = Date.now()): Promise<number> {
+  if (database.sqliteFile) {
+    const db = new SQLite(database.sqliteFile);
+    try {
+      db.pragma('busy_timeout = 30000');
+      return db.prepare(RETIRE_SQL.replaceAll('$1', '?')).run(nowMs, nowMs).changes;
+    } finally {
+      db.close();
+    }
+  }
+  if (database.pgSchema) {
+    const client = new pg.Client({ connectionString: BENCH_PG_URL, options: `-c search_path=${database.pgSchema}` });
+    await client.connect();
+    try {
+      return (await client.query(RETIRE_SQL, [nowMs])).rowCount ?? 0;
+    } finally {
+      await client.end();
+    }
+  }
+  throw new Error('the service has neither a SQLite file nor a PostgreSQL schema the bench can reach');
+}
+
+/** BenchCase.finish of the cases that leave payments Pending. */
+export const retireLeftoverPayments = (ctx: BenchContext): Promise<number> => retirePendingPayments(ctx.database);
