@@ -8,6 +8,12 @@ export interface Job {
   readonly idleIntervalMs: number;
   /** Processes at most one batch; returns how many items it handled. */
   runOnce(): Promise<number>;
+  /**
+   * Asked when a run found nothing to do: a promise that resolves as soon as the job may have work
+   * again before its interval is over (a delivery it has in flight finished), or null. The runner
+   * then runs it at once instead of waiting out the interval.
+   */
+  wakeEarly?(withinMs: number): Promise<void> | null;
 }
 
 export interface JobLogger {
@@ -45,11 +51,11 @@ export class Worker {
       } catch (error) {
         this.log.error({ err: error, job: job.name }, 'background job failed; retrying after its interval');
       }
-      if (handled === 0 && this.running) await this.pause(job.idleIntervalMs);
+      if (handled === 0 && this.running) await this.pause(job.idleIntervalMs, job.wakeEarly?.(job.idleIntervalMs) ?? null);
     }
   }
 
-  private pause(ms: number): Promise<void> {
+  private pause(ms: number, early: Promise<void> | null): Promise<void> {
     return new Promise((resolve) => {
       const wake = (): void => {
         clearTimeout(timer);
@@ -58,6 +64,7 @@ export class Worker {
       };
       const timer = setTimeout(wake, ms);
       this.wakers.add(wake);
+      early?.then(wake, wake);
     });
   }
 }

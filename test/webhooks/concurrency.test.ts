@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../src/migrations.js';
 import { openStore } from '../../src/store/db.js';
+import { Worker } from '../../src/core/worker.js';
 import { DEFAULT_LEASE_MS } from '../../src/webhooks/dispatcher.js';
 import { eventRow, openBench, Receiver, type Bench } from './helpers.js';
 
@@ -115,5 +116,32 @@ describe('webhook dispatch with several workers and crashes', () => {
     expect(await fresh.dispatchDue()).toBe(claim);
     expect(await statusCounts(bench)).toEqual({ delivered: count });
     for (const id of ids) expect(receiver.hitsFor(id).length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('webhook dispatch after every slot waited on a slow receiver', () => {
+  it('goes on as soon as an answer frees a slot, not after the idle interval', async () => {
+    const bench = await openBench();
+    const receiver = await new Receiver().listen();
+    try {
+      const merchant = await bench.createMerchant({ payment: receiver.url });
+      await bench.enqueue({ merchantId: merchant.id });
+      await bench.enqueue({ merchantId: merchant.id });
+      // The first delivery holds the only slot for a while; an hour's idle interval would hold the second.
+      receiver.behaviour = () => (receiver.hits.length === 1 ? { status: 200, delayMs: 300 } : { status: 200 });
+      const dispatcher = bench.dispatcher({ concurrency: 1, idleIntervalMs: 3_600_000 });
+      const running = new Worker([dispatcher.job], { error: () => undefined });
+      running.start();
+      try {
+        await waitFor(() => receiver.hits.length === 2, 5_000);
+      } finally {
+        await running.stop();
+        await dispatcher.close();
+      }
+      expect(new Set(receiver.hits.map((h) => h.eventId)).size).toBe(2);
+    } finally {
+      await receiver.close();
+      await bench.close();
+    }
   });
 });
