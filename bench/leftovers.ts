@@ -1,5 +1,5 @@
 // Clean-up between cases: the payments a case leaves Pending. `payment/initiate` leaves one for every
-// request of its windows (15,000 – 25,000 a service), the list cases 2,000 each. Left alone, the
+// request of its windows (15,000 – 29,000 a service), the list cases 2,000 each. Left alone, the
 // service's reconciler asks the bank about each of them two minutes after it was made, then again at
 // growing gaps until they expire after 30 minutes: waves of work that ran under the windows of the
 // cases that followed (session 8, PostgreSQL: the database's CPU per payment/status doubled on the
@@ -18,14 +18,8 @@ import { BENCH_PG_URL } from './service.js';
 
 const RETIRE_SQL = `UPDATE payments SET status = 'Expired', reconcile_at_ms = NULL, completed_at_ms = $1, updated_at_ms = $1 WHERE status = 'Pending'`;
 
-/** Where a service's store is: its SQLite file, or its schema on the bench's PostgreSQL server. */
-export interface StoreLocation {
-  readonly sqliteFile: string | null;
-  readonly pgSchema: string | null;
-}
-
 /** Marks every Pending payment of the store Expired, completed now; answers how many. */
-export async function retirePendingPayments(database: StoreLocation, nowMs = Date.now()): Promise<number> {
+export async function retirePendingPayments(database: BenchContext['database'], nowMs = Date.now()): Promise<number> {
   if (database.sqliteFile) {
     const db = new SQLite(database.sqliteFile);
     try {
