@@ -1,6 +1,7 @@
 // The rate limit shared by every process on one database: a counter per bucket and Unix second,
-// bumped by an atomic upsert. Requests arriving together share one statement, so a merchant's burst
-// costs one round trip per batch, not one per request, and never holds a pool connection each.
+// bumped by an atomic upsert. Requests arriving together share one statement, and a process leases a
+// tenth of a bucket's second at a time, so a steady stream of a merchant's requests costs one round
+// trip per lease, not one per request, and never holds a pool connection each.
 import type { Clock } from '../core/clock.js';
 import type { Db } from '../store/schema.js';
 import { GroupBatch } from '../core/group-batch.js';
@@ -13,10 +14,25 @@ interface PendingTake {
   readonly perSecond: number;
 }
 
+/** Permits of one bucket's second this process has counted in the database but not yet handed out. */
+interface Lease {
+  readonly windowS: number;
+  left: number;
+}
+
 /** Bounded so one flush stays a small statement. */
 const MAX_TAKES_PER_FLUSH = 512;
 /** A request over the limit waits for the next window, at most one second away. */
 const RETRY_AFTER_SECONDS = 1;
+/**
+ * A counting round trip also reserves this share of the bucket's limit for the process's next
+ * requests in the same second (rounded down: nothing under a limit of 10, so small limits stay exact
+ * across processes). Never more than the limit passes; with several processes, up to this share per
+ * other process may sit unused in their leases while this one is refused.
+ */
+export const LEASE_DIVISOR = 10;
+/** A process serving this many buckets in one second forgets its leases (they only save round trips). */
+const MAX_LEASES = 100_000;
 
 /** The upsert of a batch's counters, compiled once per number of counters. */
 const bumpCounters = new HotBatchQuery(3, (db, count, values) =>
@@ -35,12 +51,22 @@ const bumpCounters = new HotBatchQuery(3, (db, count, values) =>
 
 const counterKey = (bucket: string, windowS: number): string => `${windowS} ${bucket}`;
 
+/** One bucket's second in a flush: its takes in arrival order, and what the upsert adds. */
+interface Counted {
+  readonly bucket: string;
+  readonly windowS: number;
+  readonly takes: number[];
+  readonly perSecond: number;
+  readonly spare: number;
+}
+
 /**
  * A fixed one-second window: at most `perSecond` requests per bucket and second across all processes
  * (a burst straddling two seconds may get up to twice that, as with any fixed window).
  */
 export class SharedRateLimiter implements RateLimiter {
   private readonly takes = new GroupBatch<PendingTake, number>(MAX_TAKES_PER_FLUSH, (batch) => this.retryAfter(batch));
+  private readonly leases = new Map<string, Lease>();
   /** Windows before this one have been deleted by this process. */
   private prunedBeforeS = 0;
 
@@ -49,52 +75,84 @@ export class SharedRateLimiter implements RateLimiter {
     private readonly clock: Clock,
   ) {}
 
-  take(bucket: string, perSecond: number): Promise<number> {
-    const windowS = Math.floor(this.clock.nowMs() / 1000);
-    return this.takes.add({ bucket, windowS, perSecond });
+  take(bucket: string, perSecond: number): number | Promise<number> {
+    const take: PendingTake = { bucket, windowS: Math.floor(this.clock.nowMs() / 1000), perSecond };
+    return this.fromLease(take) ? 0 : this.takes.add(take);
+  }
+
+  /** Hands out one of this process's leased permits for the take's bucket and second, if it holds one. */
+  private fromLease(take: PendingTake): boolean {
+    const lease = this.leases.get(take.bucket);
+    if (lease === undefined || lease.windowS !== take.windowS || lease.left === 0) return false;
+    lease.left -= 1;
+    return true;
   }
 
   /** Per take, in order: 0 when it is within its bucket's limit for the second, else the seconds to wait. */
   private async retryAfter(batch: readonly PendingTake[]): Promise<number[]> {
-    const counts = await this.count(batch);
-    return batch.map((take) => {
-      // Positions within the window are handed out in arrival order: the counter's value before
-      // this batch, plus one for each earlier take of the same bucket in it.
+    const outcomes = new Array<number>(batch.length).fill(0);
+    const counted = new Map<string, Counted>();
+    batch.forEach((take, i) => {
+      // A take queued before an earlier flush brought its lease back is served from that lease.
+      if (this.fromLease(take)) return;
       const key = counterKey(take.bucket, take.windowS);
-      const position = counts.get(key)! + 1;
-      counts.set(key, position);
-      return position <= take.perSecond ? 0 : RETRY_AFTER_SECONDS;
+      const spare = Math.floor(take.perSecond / LEASE_DIVISOR);
+      const entry = counted.get(key);
+      if (entry) entry.takes.push(i);
+      else counted.set(key, { bucket: take.bucket, windowS: take.windowS, takes: [i], perSecond: take.perSecond, spare });
     });
+    if (counted.size === 0) return outcomes;
+    const before = await this.count(counted);
+    for (const [key, entry] of counted) {
+      // Positions within the window are handed out in arrival order after the counter's value before
+      // this flush; what the limit leaves of the spare becomes this process's lease.
+      const start = before.get(key)!;
+      entry.takes.forEach((i, k) => {
+        outcomes[i] = start + k + 1 <= entry.perSecond ? 0 : RETRY_AFTER_SECONDS;
+      });
+      const leased = Math.min(entry.spare, entry.perSecond - start - entry.takes.length);
+      if (leased > 0) this.lease(entry.bucket, entry.windowS, leased);
+    }
+    return outcomes;
   }
 
-  /** Adds the batch to the counters; answers, per bucket and window, the count before this batch. */
-  private async count(batch: readonly PendingTake[]): Promise<Map<string, number>> {
-    const added = new Map<string, { bucket: string; window_s: bigint; n: bigint }>();
-    for (const take of batch) {
-      const key = counterKey(take.bucket, take.windowS);
-      const row = added.get(key);
-      if (row) row.n += 1n;
-      else added.set(key, { bucket: take.bucket, window_s: BigInt(take.windowS), n: 1n });
+  private lease(bucket: string, windowS: number, permits: number): void {
+    const held = this.leases.get(bucket);
+    if (held !== undefined && held.windowS === windowS) {
+      held.left += permits;
+      return;
     }
-    await this.prune(Math.min(...batch.map((t) => t.windowS)));
-    // Rows in one order in every process: two batches locking the same counters cannot deadlock.
-    const values = [...added.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row);
+    if (this.leases.size >= MAX_LEASES) this.leases.clear();
+    this.leases.set(bucket, { windowS, left: permits });
+  }
+
+  /** Adds each bucket's takes and spare to its counter; answers, per bucket and window, the count before. */
+  private async count(counted: ReadonlyMap<string, Counted>): Promise<Map<string, number>> {
+    const currentS = Math.min(...[...counted.values()].map((entry) => entry.windowS));
+    await this.prune(currentS);
+    // Rows in one order in every process: two flushes locking the same counters cannot deadlock.
+    const keys = [...counted.keys()].sort();
     const rows = await bumpCounters.execute(
       this.db,
-      values.flatMap((row) => [row.bucket, row.window_s, row.n]),
+      keys.flatMap((key) => {
+        const entry = counted.get(key)!;
+        return [entry.bucket, BigInt(entry.windowS), BigInt(entry.takes.length + entry.spare)];
+      }),
     );
     const before = new Map<string, number>();
     for (const row of rows) {
       const key = counterKey(row.bucket, Number(row.window_s));
-      before.set(key, Number(row.n - added.get(key)!.n));
+      const entry = counted.get(key)!;
+      before.set(key, Number(row.n) - entry.takes.length - entry.spare);
     }
     return before;
   }
 
-  /** Once per second per process: past windows are never read again. */
+  /** Once per second per process: past windows are never read again, here or in the database. */
   private async prune(currentS: number): Promise<void> {
     if (currentS <= this.prunedBeforeS) return;
     this.prunedBeforeS = currentS;
+    for (const [bucket, lease] of this.leases) if (lease.windowS < currentS) this.leases.delete(bucket);
     await this.db.deleteFrom('rate_limit_windows').where('window_s', '<', BigInt(currentS)).execute();
   }
 }
