@@ -24,6 +24,8 @@ export interface LoadOptions {
   readonly onWindowStart?: () => void;
   /** Processes whose CPU time to account over the measured window (name → pid). */
   readonly watch?: Record<string, number>;
+  /** Reads a running count (the service's database statements) at the window's start and end; null when unknown. */
+  readonly count?: () => Promise<number | null>;
 }
 
 export interface LoadResult {
@@ -49,6 +51,8 @@ export interface LoadResult {
   readonly exhausted: boolean;
   /** CPU used over the measured window by the watched processes and by everything else. */
   readonly cpu: CpuUsage | null;
+  /** How much `count` grew over the measured window (the service's database statements); null without one. */
+  readonly counted: number | null;
 }
 
 interface Answer {
@@ -178,13 +182,20 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
 
   const watch = { ...options.watch, 'load generator': process.pid };
   const cpuWindow: { before: CpuSnapshot | null; after: CpuSnapshot | null } = { before: null, after: null };
+  let countedBefore: Promise<number | null> | null = null;
+  let counted: number | null = null;
   const windowTimer = setTimeout(() => {
     cpuWindow.before = snapshot(watch);
+    countedBefore = options.count?.() ?? null;
     options.onWindowStart?.();
   }, Math.max(0, measureFrom - performance.now()));
   try {
     await Promise.all(Array.from({ length: connections }, () => connectionLoop()));
     cpuWindow.after = snapshot(watch);
+    if (countedBefore !== null && options.count) {
+      const [before, after] = await Promise.all([countedBefore, options.count()]);
+      counted = before === null || after === null ? null : after - before;
+    }
   } finally {
     clearTimeout(windowTimer);
     await pool.close().catch(() => undefined);
@@ -213,5 +224,6 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     poolSize: requests.length,
     exhausted,
     cpu: cpuWindow.before && cpuWindow.after ? usageBetween(cpuWindow.before, cpuWindow.after) : null,
+    counted,
   };
 }

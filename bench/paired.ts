@@ -65,6 +65,7 @@ export function combineLoads(loads: readonly LoadResult[]): LoadResult {
     poolSize: sum(loads.map((load) => load.poolSize)),
     exhausted: loads.some((load) => load.exhausted),
     cpu: combineCpu(loads),
+    counted: loads.some((load) => load.counted === null) ? null : sum(loads.map((load) => load.counted!)),
   };
 }
 

@@ -27,6 +27,8 @@ export interface CaseResult {
   readonly serverCpuUsPerRequest: number | null;
   /** PostgreSQL runs: CPU time of the PostgreSQL server processes per answered request. */
   readonly databaseCpuUsPerRequest: number | null;
+  /** Statements the service ran on its database per request over the window (background work included); on PostgreSQL, round trips. */
+  readonly statementsPerRequest: number | null;
   /**
    * The no-op's server CPU per request over this case's: the throughput ratio a CPU-bound server would show.
    * Much steadier than `ratio` when other processes load the machine; a diagnostic, not the verdict.

@@ -183,6 +183,17 @@ interface Servers {
   readonly simulator: RunningProcess;
 }
 
+/** The statements the service has run on its database (its /metrics); null when unreadable. */
+async function statementCount(baseUrl: string): Promise<number | null> {
+  try {
+    const text = await (await fetch(`${baseUrl}/metrics`)).text();
+    const value = Number(/^paygate_db_statements_total (\d+)$/m.exec(text)?.[1]);
+    return Number.isFinite(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The service's V8 heap from its /metrics: tells heap growth apart from memory held outside it. */
 async function heapFigures(baseUrl: string): Promise<string> {
   try {
@@ -287,6 +298,7 @@ function describe(
   const serverCpuUsPerRequest = perRequest(load.cpu?.processMs[benchCase.server]);
   const databaseCpuUsPerRequest = store === 'postgres' && benchCase.server === 'service' ? perRequest(load.cpu?.processMs.postgres) : null;
   const simulatorCpuUsPerRequest = benchCase.server === 'service' ? perRequest(load.cpu?.processMs.simulator) : null;
+  const statementsPerRequest = load.counted !== null && load.requests > 0 ? load.counted / load.requests : null;
   if (load.cpu && load.cpu.foreignShare > FOREIGN_CPU_WARNING) {
     notes.push(
       `WARNING: other processes used ${Math.round(load.cpu.foreignShare * 100)} % of the machine's CPU during the window; ` +
@@ -309,6 +321,7 @@ function describe(
       `p99 ${load.latencyMs.p99.toFixed(2)} ms, non-200 ${load.non200}, server CPU ${serverCpuUsPerRequest?.toFixed(0) ?? '?'} µs/req` +
       (databaseCpuUsPerRequest === null ? ', ' : ` + PostgreSQL ${databaseCpuUsPerRequest.toFixed(0)} µs/req, `) +
       (simulatorCpuUsPerRequest ? `simulator ${simulatorCpuUsPerRequest.toFixed(0)} µs/req, ` : '') +
+      (statementsPerRequest === null ? '' : `${statementsPerRequest.toFixed(2)} statements/req, `) +
       `other processes ${load.cpu ? Math.round(load.cpu.foreignShare * 100) : '?'} % CPU`,
   );
   return {
@@ -322,6 +335,7 @@ function describe(
     signSeconds,
     serverCpuUsPerRequest,
     databaseCpuUsPerRequest,
+    statementsPerRequest,
     cpuRatio: benchCase.target !== null && noop?.cpuUsPerRequest && serverCpuUsPerRequest ? noop.cpuUsPerRequest / serverCpuUsPerRequest : null,
   };
 }
@@ -362,6 +376,7 @@ async function runCustom(benchCase: BenchCase, ctx: BenchContext, settings: Sett
     poolSize: m.operations,
     exhausted: false,
     cpu: null,
+    counted: null,
   };
   const notes = [...m.notes];
   if (m.minPerSecond !== null && rate < m.minPerSecond) notes.push(`${Math.round(rate).toLocaleString('en-US')} ${m.unit} < ${m.minPerSecond.toLocaleString('en-US')}`);
@@ -384,6 +399,7 @@ async function runCustom(benchCase: BenchCase, ctx: BenchContext, settings: Sett
     signSeconds: 0,
     serverCpuUsPerRequest: null,
     databaseCpuUsPerRequest: null,
+    statementsPerRequest: null,
     cpuRatio: null,
   };
 }
@@ -420,6 +436,7 @@ async function measureWindow(
       warmupMs: settings.warmupSeconds * 1000,
       durationMs: settings.durationSeconds * 1000,
       cycle: benchCase.server === 'noop',
+      count: benchCase.server === 'service' ? () => statementCount(servers.service.baseUrl) : undefined,
       onWindowStart: profiler ? () => void profiler.start().catch(() => undefined) : undefined,
     });
     if (profiler) saveProfile(await profiler.stop(), ctx.store, benchCase.name);
@@ -445,6 +462,7 @@ function errorResult(benchCase: BenchCase, error: unknown): CaseResult {
     signSeconds: 0,
     serverCpuUsPerRequest: null,
     databaseCpuUsPerRequest: null,
+    statementsPerRequest: null,
     cpuRatio: null,
   };
 }

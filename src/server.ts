@@ -13,6 +13,7 @@ import { checkoutRoutes } from './checkout/routes.js';
 import { consoleRoutes } from './console/routes.js';
 import { consolePageGroups } from './console-pages.js';
 import { createHttpApp, registerSignedScope, type AppHandle } from './http/app.js';
+import { countStatements } from './http/metrics.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { ReplayGuard } from './http/replay-guard.js';
 import type { Services } from './services.js';
@@ -24,6 +25,7 @@ export async function buildApp(services: Services): Promise<AppHandle> {
   const settings = config.http;
   const http = createHttpApp({ logLevel: settings.logLevel, bodyLimitBytes: settings.bodyLimitBytes, trustedProxies: settings.trustedProxies });
   const { app } = http;
+  countStatements(http.metrics.registry, store.statements);
 
   await registerOpenApi(app, config.publicBaseUrl);
   await app.register(swaggerUi, { routePrefix: '/docs' });

@@ -7,6 +7,22 @@ export interface Metrics {
   observe(request: FastifyRequest, reply: FastifyReply): void;
 }
 
+/**
+ * paygate_db_statements_total: the statements the store has run (on PostgreSQL, round trips). Read at
+ * each scrape from the store's own count, so counting costs a request nothing.
+ */
+export function countStatements(registry: Registry, statements: () => number): void {
+  new Counter({
+    name: 'paygate_db_statements_total',
+    help: 'Statements run on the database since the process started (on PostgreSQL, one round trip each).',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(statements());
+    },
+  });
+}
+
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });

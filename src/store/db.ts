@@ -16,6 +16,11 @@ export interface Store {
   readonly kind: StoreKind;
   /** Is the database answering? Used by /readyz. */
   ping(): Promise<boolean>;
+  /**
+   * Statements run since the store opened (the metric paygate_db_statements_total): on PostgreSQL
+   * each is a round trip to the server, so the bench divides it by requests to show what a call costs.
+   */
+  statements(): number;
   close(): Promise<void>;
 }
 
@@ -109,6 +114,8 @@ const writerStatement = (statement: SQLite.Statement): CachedStatement => statem
  */
 export class CachedStatements {
   private readonly statements = new Map<string, CachedStatement>();
+  /** Kysely's driver prepares once per query it runs: the number of statements run. */
+  prepared = 0;
 
   constructor(
     private readonly sqlite: SQLite.Database,
@@ -120,6 +127,7 @@ export class CachedStatements {
   }
 
   prepare(sql: string): CachedStatement {
+    this.prepared += 1;
     const cached = this.statements.get(sql);
     if (cached !== undefined) {
       if (cached.busy) return this.fresh(sql);
@@ -153,11 +161,13 @@ function openSqlite(file: string): Store {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   sqlite.defaultSafeIntegers(true);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new CachedStatements(sqlite) }) });
+  const statements = new CachedStatements(sqlite);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
   return {
     db,
     kind: 'sqlite',
     ping: async () => sqlite.open,
+    statements: () => statements.prepared,
     close: () => db.destroy(),
   };
 }
@@ -172,10 +182,14 @@ async function ensurePgSchema(url: string, schema: string): Promise<void> {
   }
 }
 
-/** Sends the texts marked with preparedOnPostgres as named statements through this client. */
-function prepareMarkedStatements(client: pg.PoolClient): void {
+/**
+ * Sends the texts marked with preparedOnPostgres as named statements through this client, and counts
+ * every query the client sends in `sent`.
+ */
+function prepareMarkedStatements(client: pg.PoolClient, sent: { count: number }): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   (client as { query: unknown }).query = (config: unknown, values?: unknown, callback?: unknown) => {
+    sent.count += 1;
     const name = typeof config === 'string' && Array.isArray(values) ? preparedName(config) : undefined;
     return name === undefined ? query(config, values, callback) : query({ name, text: config, values }, callback);
   };
@@ -196,7 +210,8 @@ async function openPostgres(url: string, schema: string | null): Promise<Store> 
   });
   // A dropped connection must not crash the process; the next query reports the failure.
   pool.on('error', () => undefined);
-  pool.on('connect', prepareMarkedStatements);
+  const sent = { count: 0 };
+  pool.on('connect', (client) => prepareMarkedStatements(client, sent));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
@@ -209,6 +224,7 @@ async function openPostgres(url: string, schema: string | null): Promise<Store> 
         return false;
       }
     },
+    statements: () => sent.count,
     close: () => db.destroy(),
   };
 }

@@ -31,6 +31,21 @@ describe('operations endpoints', () => {
     expect(text).toContain('process_resident_memory_bytes');
   });
 
+  it('counts the statements run on the database, which a signed read adds to', async () => {
+    const statements = async (): Promise<number> => {
+      const text = await (await fetch(`${server.baseUrl}/metrics`)).text();
+      const match = /^paygate_db_statements_total (\d+)$/m.exec(text);
+      expect(match).not.toBeNull();
+      return Number(match![1]);
+    };
+    const merchant = await server.createMerchant();
+    const before = await statements();
+    expect(before).toBeGreaterThan(0);
+    // The signature's one-time record at least; the balance read itself on top.
+    await merchant.client.balance({ currency: 'INR' });
+    expect(await statements()).toBeGreaterThanOrEqual(before + 2);
+  });
+
   it('publishes an OpenAPI document generated from the route schemas, and its browser view', async () => {
     const doc = (await (await fetch(`${server.baseUrl}/openapi.json`)).json()) as any;
     expect(doc.openapi).toBe('3.1.0');

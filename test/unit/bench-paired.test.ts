@@ -21,6 +21,7 @@ function window(requests: number, seconds: number, p99: number, serviceMs: numbe
     poolSize: requests * 2,
     exhausted: false,
     cpu: { processMs: { service: serviceMs, postgres: 10 }, foreignShare, busyShare: 0.9 },
+    counted: requests * 3,
   };
 }
 
@@ -37,6 +38,7 @@ describe('bench paired windows', () => {
     expect(combined.non200).toBe(4);
     expect(combined.cpu?.processMs).toEqual({ service: 7000, postgres: 20 });
     expect(combined.cpu?.foreignShare).toBeCloseTo(0.06, 10);
+    expect(combined.counted).toBe(24000);
   });
 
   it('answers a single window as it is, refuses none, and names the windows in the order run', () => {
@@ -46,7 +48,8 @@ describe('bench paired windows', () => {
     expect(windowRates([window(5100, 5, 1, 1, 0), window(5000, 5, 1, 1, 0)], [window(4950, 5, 1, 1, 0), window(5200, 5, 1, 1, 0)])).toBe('A 1,020 / B 990 / A 1,000 / B 1,040 req/s');
   });
 
-  it('has no CPU figure when a window had none', () => {
+  it('has no CPU figure or statement count when a window had none', () => {
     expect(combineLoads([window(10, 1, 1, 1, 0), { ...window(10, 1, 1, 1, 0), cpu: null }]).cpu).toBeNull();
+    expect(combineLoads([window(10, 1, 1, 1, 0), { ...window(10, 1, 1, 1, 0), counted: null }]).counted).toBeNull();
   });
 });
