@@ -51,7 +51,11 @@ const bumpCounters = new HotBatchQuery(3, (db, count, values) =>
 
 const counterKey = (bucket: string, windowS: number): string => `${windowS} ${bucket}`;
 
-/** One bucket's second in a flush: its takes in arrival order, and what the upsert adds. */
+/**
+ * One bucket's second in a flush: its takes (indexes into the flush) in arrival order, and what the
+ * upsert adds. The lease is sized by the limit of the bucket's first take in the flush; each take is
+ * judged against its own limit, as the merchant's limit stood when it arrived.
+ */
 interface Counted {
   readonly bucket: string;
   readonly windowS: number;
@@ -108,7 +112,7 @@ export class SharedRateLimiter implements RateLimiter {
       // this flush; what the limit leaves of the spare becomes this process's lease.
       const start = before.get(key)!;
       entry.takes.forEach((i, k) => {
-        outcomes[i] = start + k + 1 <= entry.perSecond ? 0 : RETRY_AFTER_SECONDS;
+        outcomes[i] = start + k + 1 <= batch[i]!.perSecond ? 0 : RETRY_AFTER_SECONDS;
       });
       const leased = Math.min(entry.spare, entry.perSecond - start - entry.takes.length);
       if (leased > 0) this.lease(entry.bucket, entry.windowS, leased);
