@@ -183,11 +183,16 @@ interface Servers {
   readonly simulator: RunningProcess;
 }
 
+/** One scrape of the service's /metrics: an unlabelled metric's value by name, NaN when it is absent. */
+async function scrapeMetrics(baseUrl: string): Promise<(name: string) => number> {
+  const text = await (await fetch(`${baseUrl}/metrics`)).text();
+  return (name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
+}
+
 /** The statements the service has run on its database (its /metrics); null when unreadable. */
 async function statementCount(baseUrl: string): Promise<number | null> {
   try {
-    const text = await (await fetch(`${baseUrl}/metrics`)).text();
-    const value = Number(/^paygate_db_statements_total (\d+)$/m.exec(text)?.[1]);
+    const value = (await scrapeMetrics(baseUrl))('paygate_db_statements_total');
     return Number.isFinite(value) ? value : null;
   } catch {
     return null;
@@ -197,9 +202,9 @@ async function statementCount(baseUrl: string): Promise<number | null> {
 /** The service's V8 heap from its /metrics: tells heap growth apart from memory held outside it. */
 async function heapFigures(baseUrl: string): Promise<string> {
   try {
-    const text = await (await fetch(`${baseUrl}/metrics`)).text();
+    const metric = await scrapeMetrics(baseUrl);
     const mib = (name: string): string => {
-      const value = Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
+      const value = metric(name);
       return Number.isFinite(value) ? (value / 2 ** 20).toFixed(0) : '?';
     };
     return `V8 heap ${mib('nodejs_heap_size_used_bytes')} used of ${mib('nodejs_heap_size_total_bytes')} MiB, external ${mib('nodejs_external_memory_bytes')} MiB`;
