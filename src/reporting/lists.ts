@@ -6,7 +6,9 @@ import type { Currency } from '../core/money.js';
 import { PAYMENT_RECORD_COLUMNS, paymentRecord, type PaymentRecord, type PaymentRecordRow } from '../domain/payments/records.js';
 import type { PaymentsTable } from '../domain/payments/payment-rows.js';
 import { PAYOUT_RECORD_COLUMNS, payoutRecord, type PayoutRecord, type PayoutRecordRow } from '../domain/payouts/payout-records.js';
+import type { PayoutsTable } from '../domain/payouts/payout-rows.js';
 import { HotQuery } from '../store/hot-query.js';
+import { onPostgres, PackedColumns, type ColumnKinds } from '../store/packed-rows.js';
 import type { Db } from '../store/schema.js';
 import { filterFingerprint, type CursorCodec, type CursorScope } from './cursor.js';
 import { olderThan, positionOf, positionParts, type KeysetPosition } from './keyset.js';
@@ -44,6 +46,61 @@ export type RecordRow<K extends RecordKind> = K extends 'payments' ? PaymentReco
 
 const COLUMNS: Record<RecordKind, readonly string[]> = { payments: PAYMENT_RECORD_COLUMNS, payouts: PAYOUT_RECORD_COLUMNS };
 
+const PAYMENT_KINDS: Pick<ColumnKinds<PaymentsTable>, (typeof PAYMENT_RECORD_COLUMNS)[number]> = {
+  transaction_ref: 'text',
+  merchant_ref: 'text',
+  method: 'text',
+  currency: 'text',
+  amount_minor: 'bigint',
+  payer_name: 'text',
+  payer_email: 'text',
+  payer_phone: 'text',
+  redirect_url: 'text',
+  webhook_url: 'text',
+  status: 'text',
+  paid_amount_minor: 'bigint',
+  fee_minor: 'bigint',
+  created_at_ms: 'bigint',
+  updated_at_ms: 'bigint',
+  completed_at_ms: 'bigint',
+  expires_at_ms: 'bigint',
+  refunded_at_ms: 'bigint',
+  failure_reason: 'text',
+  refund_state: 'text',
+};
+
+const PAYOUT_KINDS: Pick<ColumnKinds<PayoutsTable>, (typeof PAYOUT_RECORD_COLUMNS)[number]> = {
+  transaction_ref: 'text',
+  merchant_ref: 'text',
+  method: 'text',
+  currency: 'text',
+  amount_minor: 'bigint',
+  fee_minor: 'bigint',
+  bank_code: 'text',
+  beneficiary_name: 'text',
+  account: 'text',
+  phone: 'text',
+  email: 'text',
+  webhook_url: 'text',
+  status: 'text',
+  created_at_ms: 'bigint',
+  updated_at_ms: 'bigint',
+  completed_at_ms: 'bigint',
+  failure_reason: 'text',
+  upstream_ref: 'text',
+  utr: 'text',
+  name_check_name: 'text',
+  name_check_score: 'bigint',
+  name_check_threshold: 'bigint',
+  approval_expires_at_ms: 'bigint',
+};
+
+/** A page's rows as PostgreSQL sends them: packed, one text a row (store/packed-rows.ts). */
+export const PACKED: { readonly [K in RecordKind]: PackedColumns<RecordRow<K>> } = {
+  payments: new PackedColumns(PAYMENT_KINDS),
+  payouts: new PackedColumns(PAYOUT_KINDS),
+};
+
 /** Which filters a page query has: its SQL text, compiled once per shape (see pageQuery). */
 interface PageShape {
   readonly kind: RecordKind;
@@ -75,7 +132,8 @@ function pageQuery(shape: PageShape): HotQuery<unknown[], unknown> {
       const loose = db as unknown as Kysely<Record<RecordKind, PaymentsTable>>;
       return loose
         .selectFrom(shape.kind as 'payments')
-        .select(COLUMNS[shape.kind] as (keyof PaymentsTable)[])
+        .$if(!onPostgres(db), (q) => q.select(COLUMNS[shape.kind] as (keyof PaymentsTable)[]))
+        .$if(onPostgres(db), (q) => q.select(PACKED[shape.kind].selection() as never))
         .where('merchant_id', '=', next())
         .$if(shape.status, (q) => q.where('status', '=', next()))
         .$if(shape.currency, (q) => q.where('currency', '=', next()))
@@ -120,7 +178,7 @@ export async function recordPage<K extends RecordKind>(
   if (after !== null) values.push(after.createdAtMs, after.id);
   values.push(limit);
   const rows = await pageQuery(shape).execute(db, ...values.filter((value) => value !== undefined));
-  return rows as RecordRow<K>[];
+  return onPostgres(db) ? (PACKED[kind] as PackedColumns<RecordRow<K>>).unpack(rows) : (rows as RecordRow<K>[]);
 }
 
 /** NGN bank payouts are stored as BANK and shown as TRANSFER: a payout filter matches either name. */

@@ -6,6 +6,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { migrate, type Migrations } from './migrator.js';
+import { rowBuilder, type RowBuilder } from './packed-rows.js';
 import { preparedName } from './prepared.js';
 import type { Database, Db } from './schema.js';
 
@@ -37,20 +38,6 @@ export interface CachedStatement {
   all(parameters: readonly unknown[]): unknown[];
   run(parameters: readonly unknown[]): SQLite.RunResult;
   iterate(parameters: readonly unknown[]): IterableIterator<unknown>;
-}
-
-type RowBuilder = (values: unknown[]) => Record<string, unknown>;
-
-/**
- * A function making one row object from a row's values, compiled for the statement's column names: an
- * object literal, so every row of a statement shares one hidden class. A name that an object literal
- * cannot carry as an own property (`__proto__`) falls back to Object.fromEntries. When names repeat, the
- * last column wins, as in better-sqlite3's own rows.
- */
-function rowBuilder(names: readonly string[]): RowBuilder {
-  if (names.includes('__proto__')) return (values) => Object.fromEntries(names.map((name, i) => [name, values[i]]));
-  const fields = names.map((name, i) => `${JSON.stringify(name)}: values[${i}]`).join(', ');
-  return new Function('values', `return { ${fields} };`) as RowBuilder;
 }
 
 /**
