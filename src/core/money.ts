@@ -30,10 +30,13 @@ export function toMinor(amount: number): Minor | null {
   return whole * MINOR_PER_MAJOR + fraction;
 }
 
+const MAX_EXACT_MINOR = BigInt(Number.MAX_SAFE_INTEGER);
+
 /** Renders minor units as a JSON number in major units; exact for every amount below 2^53 minor. */
+
 export function toMajor(minor: Minor | number | string): number {
-  const value = BigInt(minor);
-  if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < -BigInt(Number.MAX_SAFE_INTEGER)) {
+  const value = typeof minor === 'bigint' ? minor : BigInt(minor);
+  if (value > MAX_EXACT_MINOR || value < -MAX_EXACT_MINOR) {
     throw new RangeError('amount exceeds the exactly representable range');
   }
   return Number(value) / Number(MINOR_PER_MAJOR);
