@@ -47,6 +47,22 @@ export interface StoreResult {
   readonly totalSeconds: number;
 }
 
+/** The no-op's server CPU per request on the machine contract section 13's targets were set on. */
+export const CONTRACT_NOOP_CPU_US = 25;
+
+/**
+ * How this machine compares with the contract's reference machine, from the no-op route measured in
+ * the run: what its targets mean here. A note, never a verdict; the verdicts use the figures as measured.
+ */
+export function machineNotes(noopCpuUsPerRequest: number | null): string[] {
+  if (noopCpuUsPerRequest === null || !(noopCpuUsPerRequest > 0)) return [];
+  const factor = noopCpuUsPerRequest / CONTRACT_NOOP_CPU_US;
+  return [
+    `machine: a no-op request costs ${noopCpuUsPerRequest.toFixed(0)} µs of server CPU here, ${factor.toFixed(1)} × the ` +
+      `${CONTRACT_NOOP_CPU_US} µs of contract section 13's reference machine; a CPU-bound request's latency scales about as much`,
+  ];
+}
+
 export function verdictOf(target: CaseTarget | null, load: LoadResult, ratio: number): { verdict: CaseResult['verdict']; notes: string[] } {
   const notes: string[] = [];
   if (load.non200 > 0) {

@@ -22,7 +22,7 @@ import { runLoad, type LoadResult, type PreparedRequest } from './load.js';
 import { combineLoads, PAIRED_ROUNDS, windowRates } from './paired.js';
 import { summariseProfile, type Profile } from './profile-summary.js';
 import { InspectorProfiler } from './profiler.js';
-import { formatTable, MEMORY_TARGET_MIB, RESULTS_DIR, previousRates, verdictOf, writeResult, type CaseResult, type StoreResult } from './report.js';
+import { formatTable, machineNotes, MEMORY_TARGET_MIB, RESULTS_DIR, previousRates, verdictOf, writeResult, type CaseResult, type StoreResult } from './report.js';
 import { cleanupAll, freePort, killAll, postgresReachable, startNoopServer, startService, vacuumWithoutAutovacuum, type RunningProcess, type RunningService, type StoreKind } from './service.js';
 import { apiPath, RequestSigner, type RequestTemplate } from './signing.js';
 
@@ -625,6 +625,7 @@ async function runStore(store: StoreKind, settings: Settings, signer: RequestSig
     const servers: Servers = { service, noop, simulator: service.simulator };
     const main: Target = { ctx, servers, profiler };
     const { result: reference } = await runCase(NOOP_CASE, main, settings, signer, 0, null);
+    reference.notes.push(...machineNotes(reference.serverCpuUsPerRequest));
     const noopRps = reference.load?.rps || null;
     const noopFigures = noopRps ? { rps: noopRps, cpuUsPerRequest: reference.serverCpuUsPerRequest } : null;
     const results: CaseResult[] = [reference];
