@@ -33,7 +33,6 @@ export function toMinor(amount: number): Minor | null {
 const MAX_EXACT_MINOR = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** Renders minor units as a JSON number in major units; exact for every amount below 2^53 minor. */
-
 export function toMajor(minor: Minor | number | string): number {
   const value = typeof minor === 'bigint' ? minor : BigInt(minor);
   if (value > MAX_EXACT_MINOR || value < -MAX_EXACT_MINOR) {

@@ -97,8 +97,8 @@ const PAYOUT_KINDS: Pick<ColumnKinds<PayoutsTable>, (typeof PAYOUT_RECORD_COLUMN
 
 /** A page's rows as PostgreSQL sends them: packed, one text a row (store/packed-rows.ts). */
 export const PACKED: { readonly [K in RecordKind]: PackedColumns<RecordRow<K>> } = {
-  payments: new PackedColumns(PAYMENT_KINDS),
-  payouts: new PackedColumns(PAYOUT_KINDS),
+  payments: new PackedColumns(PAYMENT_RECORD_COLUMNS, PAYMENT_KINDS),
+  payouts: new PackedColumns(PAYOUT_RECORD_COLUMNS, PAYOUT_KINDS),
 };
 
 /** Which filters a page query has: its SQL text, compiled once per shape (see pageQuery). */
@@ -132,8 +132,7 @@ function pageQuery(shape: PageShape): HotQuery<unknown[], unknown> {
       const loose = db as unknown as Kysely<Record<RecordKind, PaymentsTable>>;
       return loose
         .selectFrom(shape.kind as 'payments')
-        .$if(!onPostgres(db), (q) => q.select(COLUMNS[shape.kind] as (keyof PaymentsTable)[]))
-        .$if(onPostgres(db), (q) => q.select(PACKED[shape.kind].selection() as never))
+        .select(onPostgres(db) ? (PACKED[shape.kind].selection() as never) : (COLUMNS[shape.kind] as (keyof PaymentsTable)[]))
         .where('merchant_id', '=', next())
         .$if(shape.status, (q) => q.where('status', '=', next()))
         .$if(shape.currency, (q) => q.where('currency', '=', next()))

@@ -6,7 +6,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { migrate, type Migrations } from './migrator.js';
-import { rowBuilder, type RowBuilder } from './packed-rows.js';
+import { rowBuilder, type RowBuilder } from './row-builder.js';
 import { preparedName } from './prepared.js';
 import type { Database, Db } from './schema.js';
 
