@@ -1,6 +1,7 @@
 // Login throttling: failures counted per account and per client address; past a threshold the key is
 // locked, and each further lockout of the same key lasts twice as long as the one before (capped).
 // Unknown emails are counted like real ones, so the throttle reveals nothing about which exist.
+import { onPostgres } from '../store/packed-rows.js';
 import type { Db } from '../store/schema.js';
 
 export interface ThrottleSettings {
@@ -29,12 +30,24 @@ export class LoginThrottle {
 
   async recordFailure(key: string, threshold: number, nowMs: number): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom('console_throttle').selectAll().where('key', '=', key).executeTakeFirst();
+      // Concurrent failures of one key must all count (and never collide on its first insert): the row
+      // is made if missing, then read locked (PostgreSQL; SQLite runs one write transaction at a time).
+      await trx
+        .insertInto('console_throttle')
+        .values({ key, failures: 0n, lockouts: 0n, last_failure_ms: 0n, locked_until_ms: 0n })
+        .onConflict((oc) => oc.column('key').doNothing())
+        .execute();
+      const row = await trx
+        .selectFrom('console_throttle')
+        .selectAll()
+        .where('key', '=', key)
+        .$if(onPostgres(trx), (q) => q.forUpdate())
+        .executeTakeFirstOrThrow();
       // Failures older than the lockout period are forgotten: a typo a day does not add up to a lockout.
-      const stale = !row || nowMs - Number(row.last_failure_ms) > this.settings.lockoutMs;
+      const stale = nowMs - Number(row.last_failure_ms) > this.settings.lockoutMs;
       let failures = (stale ? 0n : row.failures) + 1n;
-      let lockouts = row?.lockouts ?? 0n;
-      let lockedUntil = row?.locked_until_ms ?? 0n;
+      let lockouts = row.lockouts;
+      let lockedUntil = row.locked_until_ms;
       if (failures >= BigInt(threshold)) {
         const lockMs = Math.min(this.settings.lockoutMs * 2 ** Number(lockouts), this.settings.maxLockoutMs);
         lockouts += 1n;
@@ -42,8 +55,7 @@ export class LoginThrottle {
         failures = 0n;
       }
       const values = { failures, lockouts, last_failure_ms: BigInt(nowMs), locked_until_ms: lockedUntil };
-      if (row) await trx.updateTable('console_throttle').set(values).where('key', '=', key).execute();
-      else await trx.insertInto('console_throttle').values({ key, ...values }).execute();
+      await trx.updateTable('console_throttle').set(values).where('key', '=', key).execute();
     });
   }
 
