@@ -16,10 +16,23 @@ let database: TestDatabase;
 let child: ChildProcess;
 let exited: Promise<number | null>;
 let stderr = '';
-const port = 20_000 + Math.floor(Math.random() * 20_000);
+let port = 0;
+
+/** A port the system just handed out as free (a fixed random one collided with other tests' sockets). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(free));
+    });
+  });
+}
 
 beforeAll(async () => {
   database = allocateTestDatabase();
+  port = await freePort();
   child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: path.resolve(__dirname, '../..'),
     env: {
