@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentClient } from '../../sdk/src/index.js';
 import { startTestServer, TEST_ADMIN_TOKEN, TEST_SECRET_KEY, type TestServer } from '../helpers/server.js';
 import { allocateTestDatabase } from '../helpers/store.js';
+import { freePort } from '../helpers/ports.js';
 
 describe('operations endpoints', () => {
   let server: TestServer;
@@ -61,7 +62,7 @@ describe('operations endpoints', () => {
 describe('graceful shutdown', () => {
   it('finishes requests in flight on SIGTERM, refuses new ones with 503, and exits 0', async () => {
     const database = allocateTestDatabase();
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const port = await freePort();
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: path.resolve(__dirname, '../..'),
       env: {

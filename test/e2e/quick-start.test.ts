@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/ports.js';
 
 const run = promisify(execFile);
 const REPO = path.resolve(__dirname, '../..');
@@ -23,7 +24,7 @@ let port = 0;
 beforeAll(async () => {
   execFileSync(process.execPath, [path.join(REPO, 'scripts', 'build.mjs'), BUILD_DIR], { stdio: 'pipe' });
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-quick-start-'));
-  port = 20_000 + Math.floor(Math.random() * 20_000);
+  port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
   // The embedded default: whatever the test run's store, the quick start is SQLite with no settings.
   for (const name of ['DATABASE_URL', 'DATABASE_SCHEMA', 'ADMIN_TOKEN', 'SECRET_KEY', 'SIMULATOR_URL']) delete env[name];

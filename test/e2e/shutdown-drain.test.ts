@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentClient } from '../../sdk/src/index.js';
 import { TEST_ADMIN_TOKEN, TEST_SECRET_KEY } from '../helpers/server.js';
+import { freePort } from '../helpers/ports.js';
 import { allocateTestDatabase, type TestDatabase } from '../helpers/store.js';
 
 const KEPT_ALIVE = 4;
@@ -17,18 +18,6 @@ let child: ChildProcess;
 let exited: Promise<number | null>;
 let stderr = '';
 let port = 0;
-
-/** A port the system just handed out as free (a fixed random one collided with other tests' sockets). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port: free } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(free));
-    });
-  });
-}
 
 beforeAll(async () => {
   database = allocateTestDatabase();
