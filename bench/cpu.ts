@@ -8,7 +8,8 @@ import os from 'node:os';
 /** /proc reports process times in USER_HZ ticks, which Linux fixes at 100 per second for user space. */
 const TICK_MS = 10;
 
-function processCpuMs(pid: number): number | null {
+/** CPU milliseconds (user + system) a process has used so far; null when it is gone. */
+export function processCpuMs(pid: number): number | null {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the parenthesised command name (which may contain spaces): state is field 3, utime 14, stime 15.

@@ -5,9 +5,9 @@
 // rendered as JSON by the server. For each it prints the CPU per page of this process (receiving and
 // decoding) and of the server's backend (from /proc), over alternating rounds.
 //   npx tsx bench/row-transport.ts [--pages 2000] [--rounds 3]
-import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { processCpuMs } from './cpu.js';
 
 const { values: args } = parseArgs({ options: { pages: { type: 'string', default: '2000' }, rounds: { type: 'string', default: '3' } } });
 const PAGES = Number(args.pages);
@@ -59,10 +59,11 @@ const WAYS: Way[] = [
   { name: 'records rendered as JSON by the server', text: RENDERED, values: ['m1', PAGE, 1_790_000_000_000], take: (rows) => rows.length },
 ];
 
-/** CPU milliseconds a process has used (user + system), from /proc/<pid>/stat. */
+/** The backend's CPU milliseconds so far; it must still be running. */
 function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  const used = processCpuMs(pid);
+  if (used === null) throw new Error(`the PostgreSQL backend ${pid} is gone`);
+  return used;
 }
 
 async function main(): Promise<void> {

@@ -5,9 +5,9 @@ import { sql } from 'kysely';
 import { AppError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Currency, Minor } from '../core/money.js';
-import type { Executor } from '../store/schema.js';
+import { isPostgres, type Executor } from '../store/schema.js';
 import { accountId, mustStayNonNegative, openAccount, type AccountRef } from './accounts.js';
-import { isPostgres, postEntryPg } from './pg-posting.js';
+import { postEntryPg } from './pg-posting.js';
 
 export const ENTRY_KINDS = [
   'payment_credit',

@@ -17,12 +17,9 @@
 //   which opens it in its place in the lock order (accounts are missing only before their first use);
 // - whether every guarded debit has enough is decided on the locked rows before any row changes, so
 //   a short entry changes nothing and fails as short, not on a constraint of another account.
-import { CompiledQuery, PostgresAdapter } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import { preparedOnPostgres } from '../store/prepared.js';
 import type { Executor } from '../store/schema.js';
-
-/** True when the executor talks to PostgreSQL: the ledger then uses the statements of this file. */
-export const isPostgres = (db: Executor): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
 
 /**
  * Everything after the claim: postings, locks, the decision and the balance updates. Reads the CTEs

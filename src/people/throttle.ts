@@ -1,8 +1,7 @@
 // Login throttling: failures counted per account and per client address; past a threshold the key is
 // locked, and each further lockout of the same key lasts twice as long as the one before (capped).
 // Unknown emails are counted like real ones, so the throttle reveals nothing about which exist.
-import { onPostgres } from '../store/packed-rows.js';
-import type { Db } from '../store/schema.js';
+import { isPostgres, type Db } from '../store/schema.js';
 
 export interface ThrottleSettings {
   /** Failures of one account before it is locked. */
@@ -41,7 +40,7 @@ export class LoginThrottle {
         .selectFrom('console_throttle')
         .selectAll()
         .where('key', '=', key)
-        .$if(onPostgres(trx), (q) => q.forUpdate())
+        .$if(isPostgres(trx), (q) => q.forUpdate())
         .executeTakeFirstOrThrow();
       // Failures older than the lockout period are forgotten: a typo a day does not add up to a lockout.
       const stale = nowMs - Number(row.last_failure_ms) > this.settings.lockoutMs;

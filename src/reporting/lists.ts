@@ -8,8 +8,8 @@ import type { PaymentsTable } from '../domain/payments/payment-rows.js';
 import { PAYOUT_RECORD_COLUMNS, payoutRecord, type PayoutRecord, type PayoutRecordRow } from '../domain/payouts/payout-records.js';
 import type { PayoutsTable } from '../domain/payouts/payout-rows.js';
 import { HotQuery } from '../store/hot-query.js';
-import { onPostgres, PackedColumns, type ColumnKinds } from '../store/packed-rows.js';
-import type { Db } from '../store/schema.js';
+import { PackedColumns, type ColumnKinds } from '../store/packed-rows.js';
+import { isPostgres, type Db } from '../store/schema.js';
 import { filterFingerprint, type CursorCodec, type CursorScope } from './cursor.js';
 import { olderThan, positionOf, positionParts, type KeysetPosition } from './keyset.js';
 import { parseRange, type TimeRange } from './time-range.js';
@@ -132,7 +132,7 @@ function pageQuery(shape: PageShape): HotQuery<unknown[], unknown> {
       const loose = db as unknown as Kysely<Record<RecordKind, PaymentsTable>>;
       return loose
         .selectFrom(shape.kind as 'payments')
-        .select(onPostgres(db) ? (PACKED[shape.kind].selection() as never) : (COLUMNS[shape.kind] as (keyof PaymentsTable)[]))
+        .select(isPostgres(db) ? (PACKED[shape.kind].selection() as never) : (COLUMNS[shape.kind] as (keyof PaymentsTable)[]))
         .where('merchant_id', '=', next())
         .$if(shape.status, (q) => q.where('status', '=', next()))
         .$if(shape.currency, (q) => q.where('currency', '=', next()))
@@ -177,7 +177,7 @@ export async function recordPage<K extends RecordKind>(
   if (after !== null) values.push(after.createdAtMs, after.id);
   values.push(limit);
   const rows = await pageQuery(shape).execute(db, ...values.filter((value) => value !== undefined));
-  return onPostgres(db) ? (PACKED[kind] as PackedColumns<RecordRow<K>>).unpack(rows) : (rows as RecordRow<K>[]);
+  return isPostgres(db) ? (PACKED[kind] as PackedColumns<RecordRow<K>>).unpack(rows) : (rows as RecordRow<K>[]);
 }
 
 /** NGN bank payouts are stored as BANK and shown as TRANSFER: a payout filter matches either name. */

@@ -3,9 +3,9 @@
 // ranked beside the statement itself (about 10 µs of a 15 µs balance read on SQLite). On PostgreSQL the
 // compiled text also runs as a named prepared statement, so the server parses and plans it once per
 // connection instead of on every call (for a list page, planning cost the database more than the scan).
-import { PostgresAdapter, type Compilable, type CompiledQuery } from 'kysely';
+import type { Compilable, CompiledQuery } from 'kysely';
 import { preparedOnPostgres } from './prepared.js';
-import type { Executor } from './schema.js';
+import { isPostgres, type Executor } from './schema.js';
 
 /** Stands in for the i-th argument while the query is compiled; never a real value. */
 const placeholder = (i: number): string => `\u0000hot-query-argument-${i}\u0000`;
@@ -54,7 +54,7 @@ export class HotQuery<Args extends readonly unknown[], Row> {
   private compile(db: Executor): Compiled {
     const placeholders = Array.from({ length: this.arity }, (_, i) => placeholder(i)) as unknown as Args;
     const template = this.build(db, ...placeholders).compile();
-    if (db.getExecutor().adapter instanceof PostgresAdapter) preparedOnPostgres(template.sql);
+    if (isPostgres(db)) preparedOnPostgres(template.sql);
     const sources = template.parameters.map((value) => (placeholders as readonly unknown[]).indexOf(value));
     for (let i = 0; i < this.arity; i++) {
       if (!sources.includes(i)) throw new Error(`hot query: argument ${i} is not a value of the compiled query: ${template.sql}`);

@@ -5,9 +5,8 @@
 // one native JSON.parse, and the page costs the client about half as much for about 0.1 ms more of
 // the server's time. The rows that come out are the same objects the plain query gives (bigint columns as
 // bigint, NULL as null), so every reader keeps using the one renderer of its records.
-import { PostgresAdapter, sql, type RawBuilder } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { rowBuilder, type RowBuilder } from './row-builder.js';
-import type { Executor } from './schema.js';
 
 export type ColumnKind = 'text' | 'bigint';
 
@@ -15,9 +14,6 @@ export type ColumnKind = 'text' | 'bigint';
 export type ColumnKinds<T> = {
   readonly [K in keyof T]-?: [NonNullable<T[K]>] extends [bigint] ? 'bigint' : [NonNullable<T[K]>] extends [string] ? 'text' : never;
 };
-
-/** Does this executor talk to PostgreSQL? (Queries compiled per dialect may branch on it.) */
-export const onPostgres = (db: Executor): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
 
 /** The column a packed query answers its rows in. */
 export const PACKED_COLUMN = 'packed_row';

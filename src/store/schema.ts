@@ -1,6 +1,6 @@
 // The whole database as Kysely sees it: each module declares the row types of the tables it owns,
 // and this file only puts them together (type-only imports: the store depends on no module's code).
-import type { Kysely, Transaction } from 'kysely';
+import { PostgresAdapter, type Kysely, type Transaction } from 'kysely';
 import type { AuditTables } from '../audit/audit-rows.js';
 import type { FeeTables } from '../domain/fee-rows.js';
 import type { PaymentTables } from '../domain/payments/payment-rows.js';
@@ -35,3 +35,6 @@ export interface Database
 export type Db = Kysely<Database>;
 /** A handle usable inside or outside a transaction. */
 export type Executor = Kysely<Database> | Transaction<Database>;
+
+/** Does this executor talk to PostgreSQL? (Queries compiled or written per dialect branch on it.) */
+export const isPostgres = (db: Executor): boolean => db.getExecutor().adapter instanceof PostgresAdapter;

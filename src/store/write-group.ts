@@ -4,9 +4,9 @@
 // shared commit. Each unit runs under a savepoint of its own, so one that fails (a short balance, a
 // constraint) is rolled back alone and fails alone; the others commit. A unit that lost a deadlock
 // or serialization race, or a group whose commit failed, runs again in a transaction of its own.
-import { PostgresAdapter, sql, type Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { GroupBatch } from '../core/group-batch.js';
-import type { Database, Db } from './schema.js';
+import { isPostgres, type Database, type Db } from './schema.js';
 import { isRetryableDbError, withTransaction } from './transactions.js';
 
 /** Units per shared transaction: bounds how long one commit keeps its callers waiting. */
@@ -24,7 +24,7 @@ export class WriteGroup {
     maxUnitsPerCommit: number = MAX_UNITS_PER_COMMIT,
   ) {
     this.batch = new GroupBatch(maxUnitsPerCommit, (units) => this.runGroup(units));
-    this.postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+    this.postgres = isPostgres(db);
   }
 
   /**

@@ -4,13 +4,13 @@
 // export, stays within the service's 300 MiB budget.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentClient } from '../../sdk/src/index.js';
 import { MIGRATIONS } from '../../src/migrations.js';
 import { openStore, type Store } from '../../src/store/db.js';
+import { freePort } from '../helpers/ports.js';
 import { TEST_ADMIN_TOKEN, TEST_SECRET_KEY } from '../helpers/server.js';
 import { allocateTestDatabase, type TestDatabase } from '../helpers/store.js';
 
@@ -24,15 +24,6 @@ let store: Store;
 let port: number;
 let child: ChildProcess | null = null;
 let rssPeakBytes = 0;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port: p } = server.address() as net.AddressInfo;
-      server.close(() => resolve(p));
-    });
-  });
-}
 
 function rssOf(pid: number): number {
   try {

@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKED } from '../../src/reporting/lists.js';
-import { onPostgres, PACKED_COLUMN, PackedColumns } from '../../src/store/packed-rows.js';
+import { PACKED_COLUMN, PackedColumns } from '../../src/store/packed-rows.js';
+import { isPostgres } from '../../src/store/schema.js';
 import { openTestStore, usingPostgres } from '../helpers/store.js';
 
 type TestStore = Awaited<ReturnType<typeof openTestStore>>;
@@ -46,7 +47,7 @@ describe.skipIf(!usingPostgres())('PackedColumns on PostgreSQL', () => {
   });
 
   it('is used on PostgreSQL', () => {
-    expect(onPostgres(store.db)).toBe(true);
+    expect(isPostgres(store.db)).toBe(true);
   });
 
   it('reads every row exactly as the plain query does', async () => {
