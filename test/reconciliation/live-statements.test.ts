@@ -55,6 +55,10 @@ afterAll(async () => {
   await live?.close();
 });
 
+/** The payments are made this long before midnight, and the job runs this long after it. */
+const LATE_IN_DAY_MS = 20 * 60_000;
+const AFTER_MIDNIGHT_MS = 5 * 60_000;
+
 const client = () => live.merchant.client;
 const statusOf = async (ref: string) => (await client().paymentStatus({ transactionRef: ref })).data.status;
 
@@ -71,7 +75,13 @@ const runOf = async (connector: string, day: string) =>
 
 describe('reconciliation: live connectors', () => {
   it("the daily job fetches yesterday's Paystack, Razorpay and Xendit statements with their credentials and matches our records", async () => {
-    const day = dayOf(live.server.clock.nowMs());
+    // The payments are made late in the day and the job runs just after midnight, before the waiting
+    // payment's 30 minutes are up: had the day turned later, the service's own reconciler could have
+    // expired it first (a race the slow CI machine lost), and the line would compare Expired instead.
+    const clock = live.server.clock;
+    const lateToday = Math.floor(clock.nowMs() / DAY_MS) * DAY_MS + DAY_MS - LATE_IN_DAY_MS;
+    clock.advance((lateToday > clock.nowMs() ? lateToday : lateToday + DAY_MS) - clock.nowMs());
+    const day = dayOf(clock.nowMs());
     // Paystack: a paid pay-in, one still waiting, a transfer that succeeded.
     const paid = await readyPayment('NGN', 'TRANSFER', 12_000);
     await paystack.pay(paid);
@@ -100,10 +110,10 @@ describe('reconciliation: live connectors', () => {
     await xendit.completePayout(idrPayout);
     await eventually('Success', async () => (await client().payoutStatus({ transactionRef: idrPayout })).data.status, (s) => s === 'Success');
 
-    // The next day, after the configured hour: yesterday is fetched, once.
-    const clock = live.server.clock;
-    clock.advance(Math.floor(clock.nowMs() / DAY_MS) * DAY_MS + DAY_MS + 3_600_000 - clock.nowMs());
-    const job = dailyReconciliationJob(live.server.services.reconciliation, { clock, hourUtc: 1, log: { error: (details) => console.error(details) } });
+    // The next day, from the configured hour (here midnight): yesterday is fetched, once.
+    clock.advance(Math.floor(clock.nowMs() / DAY_MS) * DAY_MS + DAY_MS + AFTER_MIDNIGHT_MS - clock.nowMs());
+    expect(clock.nowMs()).toBeLessThan(Number((await paymentRow(live.server, waiting)).expires_at_ms));
+    const job = dailyReconciliationJob(live.server.services.reconciliation, { clock, hourUtc: 0, log: { error: (details) => console.error(details) } });
     expect(await job.runOnce()).toBeGreaterThanOrEqual(3);
     expect(await job.runOnce()).toBe(0);
 
