@@ -2,6 +2,7 @@
 // report/create and report/status. Reads only (key scope read); each answers this merchant's own data.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok } from '../http/envelope.js';
+import { renderedPayments, renderedPayouts, sendPage } from './list-rendering.js';
 import type { ReportingService } from '../reporting/service.js';
 import { merchantOf } from './merchant-request.js';
 import {
@@ -21,7 +22,7 @@ import { errorResponse, MERCHANT_SECURITY, merchantErrors, SuccessEnvelope } fro
 import { ref } from './schemas/shared.js';
 
 export interface ReportingRouteOptions {
-  readonly reporting: Pick<ReportingService, 'listPayments' | 'listPayouts' | 'statement' | 'settlements' | 'createReport' | 'reportStatus'>;
+  readonly reporting: Pick<ReportingService, 'listPaymentsRendered' | 'listPayoutsRendered' | 'statement' | 'settlements' | 'createReport' | 'reportStatus'>;
 }
 
 const READ = { changesState: false, keyScope: 'read', movesMoney: false } as const;
@@ -31,6 +32,9 @@ const CURSOR_RULES =
   'a cursor altered, older than 24 hours, or sent with other filters is 400 VALIDATION_FAILED. A ref of another merchant matches nothing.';
 
 export const reportingRoutes: FastifyPluginAsyncTypebox<ReportingRouteOptions> = async (app, { reporting }) => {
+  const payments = renderedPayments();
+  const payouts = renderedPayouts();
+
   app.post(
     '/payment/list',
     {
@@ -45,7 +49,7 @@ export const reportingRoutes: FastifyPluginAsyncTypebox<ReportingRouteOptions> =
         response: { 200: SuccessEnvelope(ref(PaymentPage), 'One page of payment records, newest first.'), ...merchantErrors },
       },
     },
-    async (request) => ok(await reporting.listPayments(merchantOf(request).id, request.body)),
+    async (request, reply) => sendPage(reply, await reporting.listPaymentsRendered(merchantOf(request).id, request.body, payments)),
   );
 
   app.post(
@@ -62,7 +66,7 @@ export const reportingRoutes: FastifyPluginAsyncTypebox<ReportingRouteOptions> =
         response: { 200: SuccessEnvelope(ref(PayoutPage), 'One page of payout records, newest first.'), ...merchantErrors },
       },
     },
-    async (request) => ok(await reporting.listPayouts(merchantOf(request).id, request.body)),
+    async (request, reply) => sendPage(reply, await reporting.listPayoutsRendered(merchantOf(request).id, request.body, payouts)),
   );
 
   app.post(

@@ -8,10 +8,11 @@ import type { PaymentsTable } from '../domain/payments/payment-rows.js';
 import { PAYOUT_RECORD_COLUMNS, payoutRecord, type PayoutRecord, type PayoutRecordRow } from '../domain/payouts/payout-records.js';
 import type { PayoutsTable } from '../domain/payouts/payout-rows.js';
 import { HotQuery } from '../store/hot-query.js';
-import { PackedColumns, type ColumnKinds } from '../store/packed-rows.js';
+import { PACKED_COLUMN, PackedColumns, type ColumnKinds } from '../store/packed-rows.js';
 import { isPostgres, type Db } from '../store/schema.js';
 import { filterFingerprint, type CursorCodec, type CursorScope } from './cursor.js';
 import { olderThan, positionOf, positionParts, type KeysetPosition } from './keyset.js';
+import type { RenderedRecords } from './rendered-records.js';
 import { parseRange, type TimeRange } from './time-range.js';
 
 export const LIST_MAX_LIMIT = 100;
@@ -161,6 +162,20 @@ export async function recordPage<K extends RecordKind>(
   after: KeysetPosition | null,
   limit: number,
 ): Promise<RecordRow<K>[]> {
+  const rows = await pageRows(db, kind, merchantId, filters, range, after, limit);
+  return isPostgres(db) ? (PACKED[kind] as PackedColumns<RecordRow<K>>).unpack(rows) : (rows as RecordRow<K>[]);
+}
+
+/** The page query's answer as the store sends it: packed rows on PostgreSQL, plain rows on SQLite. */
+function pageRows(
+  db: Db,
+  kind: RecordKind,
+  merchantId: string,
+  filters: RecordFilters,
+  range: TimeRange,
+  after: KeysetPosition | null,
+  limit: number,
+): Promise<unknown[]> {
   const shape: PageShape = {
     kind,
     status: filters.status !== undefined,
@@ -176,8 +191,7 @@ export async function recordPage<K extends RecordKind>(
   values.push(range.fromMs === null ? undefined : BigInt(range.fromMs), range.toMs === null ? undefined : BigInt(range.toMs));
   if (after !== null) values.push(after.createdAtMs, after.id);
   values.push(limit);
-  const rows = await pageQuery(shape).execute(db, ...values.filter((value) => value !== undefined));
-  return isPostgres(db) ? (PACKED[kind] as PackedColumns<RecordRow<K>>).unpack(rows) : (rows as RecordRow<K>[]);
+  return pageQuery(shape).execute(db, ...values.filter((value) => value !== undefined)) as Promise<unknown[]>;
 }
 
 /** NGN bank payouts are stored as BANK and shown as TRANSFER: a payout filter matches either name. */
@@ -201,7 +215,31 @@ export interface ListContext {
 
 const invalidCursor = () => validationError('cursor', 'is not a cursor of this list with these filters');
 
-/** Checks limit, range and cursor, reads one page more than asked to know whether another follows. */
+/** A list call's checked request: its limit, filters, time range, cursor scope and starting position. */
+interface PagePlan {
+  readonly limit: number;
+  readonly filters: RecordFilters;
+  readonly range: TimeRange;
+  readonly scope: CursorScope;
+  readonly after: KeysetPosition | null;
+}
+
+/** Checks limit, range and cursor. */
+function planPage(ctx: ListContext, kind: RecordKind, merchantId: string, query: ListQuery): PagePlan {
+  const limit = query.limit ?? LIST_DEFAULT_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > LIST_MAX_LIMIT) throw validationError('limit', `must be 1 to ${LIST_MAX_LIMIT}`);
+  const { limit: _limit, cursor, ...filters } = query;
+  const range = parseRange(filters);
+  const scope: CursorScope = { merchantId, list: kind, fingerprint: filterFingerprint(filters) };
+  const after = cursor === undefined ? null : positionOf(ctx.cursors.decode(scope, cursor), invalidCursor);
+  return { limit, filters, range, scope, after };
+}
+
+/** The cursor of the page after one that ended at `last`, if the read found more than the limit. */
+const cursorAfter = (ctx: ListContext, plan: PagePlan, found: number, last: KeysetPosition | undefined): string | null =>
+  found > plan.limit && last ? ctx.cursors.encode(plan.scope, positionParts(last)) : null;
+
+/** Reads one page more than asked to know whether another follows. */
 async function listRecords<K extends RecordKind, T>(
   ctx: ListContext,
   kind: K,
@@ -209,17 +247,11 @@ async function listRecords<K extends RecordKind, T>(
   query: ListQuery,
   show: (row: RecordRow<K>) => T,
 ): Promise<Page<T>> {
-  const limit = query.limit ?? LIST_DEFAULT_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > LIST_MAX_LIMIT) throw validationError('limit', `must be 1 to ${LIST_MAX_LIMIT}`);
-  const { limit: _limit, cursor, ...filters } = query;
-  const range = parseRange(filters);
-  const scope: CursorScope = { merchantId, list: kind, fingerprint: filterFingerprint(filters) };
-  const after = cursor === undefined ? null : positionOf(ctx.cursors.decode(scope, cursor), invalidCursor);
-  const rows = await recordPage(ctx.db, kind, merchantId, filters, range, after, limit + 1);
-  const page = rows.slice(0, limit);
+  const plan = planPage(ctx, kind, merchantId, query);
+  const rows = await recordPage(ctx.db, kind, merchantId, plan.filters, plan.range, plan.after, plan.limit + 1);
+  const page = rows.slice(0, plan.limit);
   const last = page[page.length - 1];
-  const nextCursor = rows.length > limit && last ? ctx.cursors.encode(scope, positionParts(rowPosition(last))) : null;
-  return { items: page.map(show), nextCursor };
+  return { items: page.map(show), nextCursor: cursorAfter(ctx, plan, rows.length, last && rowPosition(last)) };
 }
 
 export const listPayments = (ctx: ListContext, merchantId: string, query: ListQuery): Promise<Page<PaymentRecord>> =>
@@ -227,3 +259,30 @@ export const listPayments = (ctx: ListContext, merchantId: string, query: ListQu
 
 export const listPayouts = (ctx: ListContext, merchantId: string, query: ListQuery): Promise<Page<PayoutRecord>> =>
   listRecords(ctx, 'payouts', merchantId, query, (row) => payoutRecord(row));
+
+/**
+ * The same page as listPayments or listPayouts gives, its items already JSON text (rendered-records.ts):
+ * on PostgreSQL each from the cache of its packed row, on SQLite rendered as read.
+ */
+export async function listRendered<K extends RecordKind>(
+  ctx: ListContext,
+  kind: K,
+  records: RenderedRecords<RecordRow<K>>,
+  merchantId: string,
+  query: ListQuery,
+): Promise<Page<string>> {
+  const plan = planPage(ctx, kind, merchantId, query);
+  const rows = await pageRows(ctx.db, kind, merchantId, plan.filters, plan.range, plan.after, plan.limit + 1);
+  const nowMs = ctx.nowMs();
+  const count = Math.min(rows.length, plan.limit);
+  const items = new Array<string>(count);
+  let last: KeysetPosition | undefined;
+  const packed = isPostgres(ctx.db) ? (PACKED[kind] as PackedColumns<RecordRow<K>>) : null;
+  for (let i = 0; i < count; i++) {
+    const row = rows[i] as Record<string, string>;
+    const record = packed === null ? records.fresh(row as unknown as RecordRow<K>, nowMs) : records.packed(row[PACKED_COLUMN]!, (text) => packed.unpackOne(text), nowMs);
+    items[i] = record.json;
+    last = record.position;
+  }
+  return { items, nextCursor: cursorAfter(ctx, plan, rows.length, last) };
+}

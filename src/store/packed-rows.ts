@@ -44,15 +44,18 @@ export class PackedColumns<Row> {
   /** The rows of a packed query's answer, as the plain query would have given them. */
   unpack(rows: readonly unknown[]): Row[] {
     const out = new Array<Row>(rows.length);
-    for (let r = 0; r < rows.length; r++) {
-      const values = JSON.parse((rows[r] as Record<string, string>)[PACKED_COLUMN]!) as unknown[];
-      if (values.length !== this.names.length) throw new Error(`packed row of ${values.length} values for ${this.names.length} columns`);
-      for (const i of this.bigints) {
-        const value = values[i];
-        if (value !== null) values[i] = BigInt(value as string);
-      }
-      out[r] = this.build(values) as Row;
-    }
+    for (let r = 0; r < rows.length; r++) out[r] = this.unpackOne((rows[r] as Record<string, string>)[PACKED_COLUMN]!);
     return out;
+  }
+
+  /** One packed row (the text of its `packed_row`), as the plain query would have given it. */
+  unpackOne(packed: string): Row {
+    const values = JSON.parse(packed) as unknown[];
+    if (values.length !== this.names.length) throw new Error(`packed row of ${values.length} values for ${this.names.length} columns`);
+    for (const i of this.bigints) {
+      const value = values[i];
+      if (value !== null) values[i] = BigInt(value as string);
+    }
+    return this.build(values) as Row;
   }
 }

@@ -234,3 +234,34 @@ describe('pages and cursors', () => {
     expect(answer.data.errors[0].field).toBe('cursor');
   });
 });
+
+// On PostgreSQL the items come from records rendered once per row content (src/reporting/rendered-records.ts):
+// a page served again after a change, or after the refund deadline, must show what payment/status shows.
+describe('a page read again', () => {
+  const listedNow = async (who: TestMerchant, transactionRef: string) => {
+    const page = await who.client.request<any>('payment/list', { limit: 100 });
+    expect(page.status).toBe(200);
+    return (page.data.items as PaymentRecord[]).find((item) => item.transactionRef === transactionRef);
+  };
+
+  it('shows a payment refundable until its deadline and not after it', async () => {
+    const payment = await createPayment(merchant, 'INR', 'NATIVE', 'Success');
+    expect(payment.refundable).toBe(true);
+    expect(await listedNow(merchant, payment.transactionRef)).toEqual(payment);
+    expect(await listedNow(merchant, payment.transactionRef)).toEqual(payment);
+    server.clock.advance(Date.parse(payment.refundableUntil!) - server.clock.nowMs() + 1);
+    const later = (await merchant.client.paymentStatus({ transactionRef: payment.transactionRef })).data;
+    expect(later.refundable).toBe(false);
+    expect(await listedNow(merchant, payment.transactionRef)).toEqual(later);
+  });
+
+  it('shows a change made after the page was first read', async () => {
+    const payment = await createPayment(merchant, 'INR', 'NATIVE', 'Success');
+    expect(await listedNow(merchant, payment.transactionRef)).toEqual(payment);
+    const refund = await merchant.client.paymentRefund({ transactionRef: payment.transactionRef });
+    expect(refund.status).toBe(200);
+    const after = (await merchant.client.paymentStatus({ transactionRef: payment.transactionRef })).data;
+    expect(after).not.toEqual(payment);
+    expect(await listedNow(merchant, payment.transactionRef)).toEqual(after);
+  });
+});

@@ -120,6 +120,15 @@ export function paymentRecord(row: PaymentRecordRow, nowMs: number): PaymentReco
   };
 }
 
+/**
+ * Until when paymentRecord(row, t) answers the same for every t from nowMs on: the time enters the record
+ * only through `refundable`, which turns false once the refund deadline has passed. Infinity: for good.
+ */
+export function paymentRecordStableUntilMs(row: PaymentRecordRow, nowMs: number): number {
+  const deadlineMs = refundDeadlineMs(row);
+  return deadlineMs !== null && nowMs <= deadlineMs ? deadlineMs : Infinity;
+}
+
 /** What the operator sees of a payment: the record plus the connector that serves it and its reference there. */
 export interface OperatorPaymentView extends PaymentRecord {
   readonly merchantId: string;

@@ -1,0 +1,90 @@
+// List items answered as JSON text, each record rendered once per content of its row. A merchant that
+// polls its newest page gets the same rows again and again; taking each row apart, building its record
+// and escaping its strings was about a quarter of the service's CPU on a list call (docs/benchmarks.md,
+// session 11). On PostgreSQL a page's rows arrive packed, one text a row (store/packed-rows.ts), and
+// that text is the whole row the record is made of: equal texts make equal records. So the text is the
+// key, and a row that changes in any column the record shows arrives as another text, another key.
+// Nothing is ever invalidated by hand, and several processes on one database cannot disagree.
+//
+// The time enters a record too (a payment's `refundable` turns false at its deadline), so each entry
+// keeps the moment until which its text holds, and a later read renders it anew.
+import type { KeysetPosition } from './keyset.js';
+
+/** One record's JSON text, where its row sits in the list's order, and until when the text holds. */
+export interface RenderedRecord {
+  readonly json: string;
+  readonly position: KeysetPosition;
+  /** The text is this record's at every moment up to this one, inclusive (Infinity: always). */
+  readonly stableUntilMs: number;
+}
+
+/** How one kind of record is rendered: its text at `nowMs`, the row's position, and how long the text holds. */
+export interface RecordRendering<Row> {
+  render(row: Row, nowMs: number): string;
+  position(row: Row): KeysetPosition;
+  stableUntilMs(row: Row, nowMs: number): number;
+}
+
+/**
+ * 8 Mi characters per kind of record: 8 MiB of ASCII text (16 MiB at most, for text V8 stores two bytes a
+ * character), about 7,000 payment records with their keys, the newest pages of 140 merchants.
+ */
+export const DEFAULT_CACHE_CHARS = 8 * 1024 * 1024;
+
+interface Entry extends RenderedRecord {
+  readonly chars: number;
+}
+
+export class RenderedRecords<Row> {
+  private readonly entries = new Map<string, Entry>();
+  private chars = 0;
+  private hitCount = 0;
+  private missCount = 0;
+
+  constructor(
+    private readonly rendering: RecordRendering<Row>,
+    /** The most text (keys and renderings, in UTF-16 code units) kept; the least recently used go first. */
+    private readonly maxChars = DEFAULT_CACHE_CHARS,
+  ) {}
+
+  /** A row read as it is, with no key to find it by (SQLite's rows): rendered every time. */
+  fresh(row: Row, nowMs: number): RenderedRecord {
+    return this.make(row, nowMs);
+  }
+
+  /** The record of the row whose packed text is `key`; `decode` turns the text into the row on a miss. */
+  packed(key: string, decode: (key: string) => Row, nowMs: number): RenderedRecord {
+    const entry = this.entries.get(key);
+    if (entry !== undefined) {
+      this.entries.delete(key);
+      if (nowMs <= entry.stableUntilMs) {
+        this.entries.set(key, entry);
+        this.hitCount += 1;
+        return entry;
+      }
+      this.chars -= entry.chars;
+    }
+    this.missCount += 1;
+    const made = this.make(decode(key), nowMs);
+    const chars = key.length + made.json.length;
+    if (chars > this.maxChars) return made;
+    this.entries.set(key, { ...made, chars });
+    this.chars += chars;
+    for (const [oldest, old] of this.entries) {
+      if (this.chars <= this.maxChars) break;
+      this.entries.delete(oldest);
+      this.chars -= old.chars;
+    }
+    return made;
+  }
+
+  /** What the cache holds and how it has served, for tests and metrics. */
+  stats(): { entries: number; chars: number; hits: number; misses: number } {
+    return { entries: this.entries.size, chars: this.chars, hits: this.hitCount, misses: this.missCount };
+  }
+
+  private make(row: Row, nowMs: number): RenderedRecord {
+    const { rendering } = this;
+    return { json: rendering.render(row, nowMs), position: rendering.position(row), stableUntilMs: rendering.stableUntilMs(row, nowMs) };
+  }
+}
