@@ -33,8 +33,16 @@ export const DEFAULT_CACHE_CHARS = 8 * 1024 * 1024;
 
 interface Entry extends RenderedRecord {
   readonly chars: number;
+  /** Stored or read since it was last spared: spared once more when its turn to go comes. */
+  used: boolean;
 }
 
+/**
+ * A bounded map of rendered records. Eviction is the clock's second chance rather than strict least
+ * recently used: moving an entry to the back of a Map on every read (delete and set) cost about 1 µs a
+ * record, 50 µs a page, on the bench machine; a flag costs next to nothing, and an entry stored or read
+ * since its last turn is spared once when it is the oldest.
+ */
 export class RenderedRecords<Row> {
   private readonly entries = new Map<string, Entry>();
   private chars = 0;
@@ -43,7 +51,7 @@ export class RenderedRecords<Row> {
 
   constructor(
     private readonly rendering: RecordRendering<Row>,
-    /** The most text (keys and renderings, in UTF-16 code units) kept; the least recently used go first. */
+    /** The most text (keys and renderings, in UTF-16 code units) kept. */
     private readonly maxChars = DEFAULT_CACHE_CHARS,
   ) {}
 
@@ -56,26 +64,37 @@ export class RenderedRecords<Row> {
   packed(key: string, decode: (key: string) => Row, nowMs: number): RenderedRecord {
     const entry = this.entries.get(key);
     if (entry !== undefined) {
-      this.entries.delete(key);
       if (nowMs <= entry.stableUntilMs) {
-        this.entries.set(key, entry);
+        entry.used = true;
         this.hitCount += 1;
         return entry;
       }
+      this.entries.delete(key);
       this.chars -= entry.chars;
     }
     this.missCount += 1;
     const made = this.make(decode(key), nowMs);
     const chars = key.length + made.json.length;
     if (chars > this.maxChars) return made;
-    this.entries.set(key, { ...made, chars });
+    this.entries.set(key, { ...made, chars, used: true });
     this.chars += chars;
-    for (const [oldest, old] of this.entries) {
-      if (this.chars <= this.maxChars) break;
-      this.entries.delete(oldest);
-      this.chars -= old.chars;
-    }
+    this.evict();
     return made;
+  }
+
+  private evict(): void {
+    while (this.chars > this.maxChars) {
+      const oldest = this.entries.entries().next();
+      if (oldest.done === true) return;
+      const [key, entry] = oldest.value;
+      this.entries.delete(key);
+      if (entry.used) {
+        entry.used = false;
+        this.entries.set(key, entry);
+      } else {
+        this.chars -= entry.chars;
+      }
+    }
   }
 
   /** What the cache holds and how it has served, for tests and metrics. */

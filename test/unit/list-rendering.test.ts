@@ -171,13 +171,13 @@ describe('rendered records', () => {
     expect(calls).toEqual(['row', 'row']);
   });
 
-  it('keeps at most its budget of text, dropping the least recently used first', () => {
+  it('keeps at most its budget of text, sparing once an entry read since its last turn', () => {
     const { records, calls, get } = counting();
     const key = (n: number) => `k${n}`.padEnd(30, '.');
     for (let n = 0; n < 3; n++) get(key(n)); // 30 + 44 characters each: two fit in 200
     expect(records.stats().entries).toBe(2);
     expect(records.stats().chars).toBeLessThanOrEqual(200);
-    get(key(1)); // used: key(2) is now the least recent
+    get(key(1)); // read: spared when its turn comes, so key(2) goes first
     get(key(3));
     calls.length = 0;
     get(key(1));
@@ -185,6 +185,16 @@ describe('rendered records', () => {
     expect(calls).toEqual([key(2)]);
     expect(get('x'.repeat(300)).json).toContain('xxx'); // larger than the whole budget: answered, not kept
     expect(records.stats().chars).toBeLessThanOrEqual(200);
+
+    const all = counting();
+    for (const n of [0, 1, 0, 1]) all.get(key(n)); // both read since stored
+    all.get(key(2)); // both spared once, then the oldest goes
+    expect(all.records.stats()).toMatchObject({ entries: 2 });
+    expect(all.records.stats().chars).toBeLessThanOrEqual(200);
+    all.calls.length = 0;
+    all.get(key(1));
+    all.get(key(2));
+    expect(all.calls).toEqual([]);
   });
 
   it('holds a payment record until its refund deadline and no longer', () => {
