@@ -1,6 +1,6 @@
 // payment/list and payout/list: a merchant's own records, newest first, filtered, a keyset page at a
 // time. Each item is the very record payment/status or payout/status answers (the same serializer).
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { validationError } from '../core/errors.js';
 import type { Currency } from '../core/money.js';
 import { PAYMENT_RECORD_COLUMNS, paymentRecord, type PaymentRecord, type PaymentRecordRow } from '../domain/payments/records.js';
@@ -12,7 +12,7 @@ import { PACKED_COLUMN, PackedColumns, type ColumnKinds } from '../store/packed-
 import { isPostgres, type Db } from '../store/schema.js';
 import { filterFingerprint, type CursorCodec, type CursorScope } from './cursor.js';
 import { olderThan, positionOf, positionParts, type KeysetPosition } from './keyset.js';
-import type { RenderedRecords } from './rendered-records.js';
+import type { RenderedRecord, RenderedRecords } from './rendered-records.js';
 import { parseRange, type TimeRange } from './time-range.js';
 
 export const LIST_MAX_LIMIT = 100;
@@ -114,6 +114,8 @@ interface PageShape {
   readonly from: boolean;
   readonly to: boolean;
   readonly after: boolean;
+  /** PostgreSQL, for rendered pages: each row's ref and version only (ROW_VERSION), not its columns. */
+  readonly versions: boolean;
 }
 
 const pageQueries = new Map<string, HotQuery<unknown[], unknown>>();
@@ -133,7 +135,13 @@ function pageQuery(shape: PageShape): HotQuery<unknown[], unknown> {
       const loose = db as unknown as Kysely<Record<RecordKind, PaymentsTable>>;
       return loose
         .selectFrom(shape.kind as 'payments')
-        .select(isPostgres(db) ? (PACKED[shape.kind].selection() as never) : (COLUMNS[shape.kind] as (keyof PaymentsTable)[]))
+        .select(
+          !isPostgres(db)
+            ? (COLUMNS[shape.kind] as (keyof PaymentsTable)[])
+            : shape.versions
+              ? (['transaction_ref', ROW_VERSION] as never)
+              : (PACKED[shape.kind].selection() as never),
+        )
         .where('merchant_id', '=', next())
         .$if(shape.status, (q) => q.where('status', '=', next()))
         .$if(shape.currency, (q) => q.where('currency', '=', next()))
@@ -166,7 +174,10 @@ export async function recordPage<K extends RecordKind>(
   return isPostgres(db) ? (PACKED[kind] as PackedColumns<RecordRow<K>>).unpack(rows) : (rows as RecordRow<K>[]);
 }
 
-/** The page query's answer as the store sends it: packed rows on PostgreSQL, plain rows on SQLite. */
+/**
+ * The page query's answer as the store sends it: plain rows on SQLite; on PostgreSQL packed rows, or
+ * with `versions` each row's ref and ROW_VERSION only.
+ */
 function pageRows(
   db: Db,
   kind: RecordKind,
@@ -175,6 +186,7 @@ function pageRows(
   range: TimeRange,
   after: KeysetPosition | null,
   limit: number,
+  versions = false,
 ): Promise<unknown[]> {
   const shape: PageShape = {
     kind,
@@ -186,6 +198,7 @@ function pageRows(
     from: range.fromMs !== null,
     to: range.toMs !== null,
     after: after !== null,
+    versions: versions && isPostgres(db),
   };
   const values: unknown[] = [merchantId, filters.status, filters.currency, filters.method, filters.merchantRef, filters.transactionRef];
   values.push(range.fromMs === null ? undefined : BigInt(range.fromMs), range.toMs === null ? undefined : BigInt(range.toMs));
@@ -261,8 +274,40 @@ export const listPayouts = (ctx: ListContext, merchantId: string, query: ListQue
   listRecords(ctx, 'payouts', merchantId, query, (row) => payoutRecord(row));
 
 /**
- * The same page as listPayments or listPayouts gives, its items already JSON text (rendered-records.ts):
- * on PostgreSQL each from the cache of its packed row, on SQLite rendered as read.
+ * A row's version on PostgreSQL: the transaction that wrote the tuple read (`xmin`, new with every update
+ * of the row, and one tuple a transaction is ever seen by others) and, against the 32-bit xid coming round
+ * again, the row's updated_at_ms. With the ref, it names one content of a row: the key of its rendering.
+ */
+const ROW_VERSION = sql<string>`xmin::text || '/' || updated_at_ms::text`.as('row_version');
+
+interface VersionRow {
+  readonly transaction_ref: string;
+  readonly row_version: string;
+}
+
+const versionKey = (row: VersionRow): string => `${row.transaction_ref}/${row.row_version}`;
+
+/** The rows a rendered page did not find in the cache, each packed with its version, by ref. */
+const missingRows: { readonly [K in RecordKind]: HotQuery<[merchantId: string, refs: string[]], VersionRow> } = {
+  payments: missingRowsQuery('payments'),
+  payouts: missingRowsQuery('payouts'),
+};
+
+function missingRowsQuery(kind: RecordKind): HotQuery<[merchantId: string, refs: string[]], VersionRow> {
+  return new HotQuery(2, (db, merchantId: string, refs: string[]) =>
+    (db as unknown as Kysely<Record<RecordKind, PaymentsTable>>)
+      .selectFrom(kind as 'payments')
+      .select(['transaction_ref', ROW_VERSION, PACKED[kind].selection()] as never)
+      .where('merchant_id', '=', merchantId)
+      .where('transaction_ref', '=', sql<string>`any(${refs})`),
+  ) as unknown as HotQuery<[merchantId: string, refs: string[]], VersionRow>;
+}
+
+/**
+ * The same page as listPayments or listPayouts gives, its items already JSON text (rendered-records.ts).
+ * On PostgreSQL the page query reads each row's ref and version only; the records kept under those are
+ * served as they are, and the rest are read packed in one more query, rendered and kept. On SQLite the
+ * items are rendered as read.
  */
 export async function listRendered<K extends RecordKind>(
   ctx: ListContext,
@@ -272,17 +317,49 @@ export async function listRendered<K extends RecordKind>(
   query: ListQuery,
 ): Promise<Page<string>> {
   const plan = planPage(ctx, kind, merchantId, query);
-  const rows = await pageRows(ctx.db, kind, merchantId, plan.filters, plan.range, plan.after, plan.limit + 1);
+  const rows = await pageRows(ctx.db, kind, merchantId, plan.filters, plan.range, plan.after, plan.limit + 1, true);
   const nowMs = ctx.nowMs();
   const count = Math.min(rows.length, plan.limit);
-  const items = new Array<string>(count);
-  let last: KeysetPosition | undefined;
-  const packed = isPostgres(ctx.db) ? (PACKED[kind] as PackedColumns<RecordRow<K>>) : null;
-  for (let i = 0; i < count; i++) {
-    const row = rows[i] as Record<string, string>;
-    const record = packed === null ? records.fresh(row as unknown as RecordRow<K>, nowMs) : records.packed(row[PACKED_COLUMN]!, (text) => packed.unpackOne(text), nowMs);
-    items[i] = record.json;
-    last = record.position;
+  const found = new Array<RenderedRecord | undefined>(count);
+  if (!isPostgres(ctx.db)) {
+    for (let i = 0; i < count; i++) found[i] = records.fresh(rows[i] as RecordRow<K>, nowMs);
+  } else {
+    const missing: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const row = rows[i] as VersionRow;
+      found[i] = records.lookup(versionKey(row), nowMs);
+      if (found[i] === undefined) missing.push(row.transaction_ref);
+    }
+    if (missing.length > 0) await renderMissing(ctx.db, kind, records, merchantId, missing, rows as VersionRow[], found, nowMs);
   }
-  return { items, nextCursor: cursorAfter(ctx, plan, rows.length, last) };
+  const items = found.map((record) => record!.json);
+  return { items, nextCursor: cursorAfter(ctx, plan, rows.length, found[count - 1]?.position) };
+}
+
+/**
+ * Reads the missing rows packed, renders each and keeps it under the version it was read at (a row
+ * updated since the page query is shown as it is now, and kept under its new version).
+ */
+async function renderMissing<K extends RecordKind>(
+  db: Db,
+  kind: K,
+  records: RenderedRecords<RecordRow<K>>,
+  merchantId: string,
+  missing: string[],
+  rows: readonly VersionRow[],
+  found: (RenderedRecord | undefined)[],
+  nowMs: number,
+): Promise<void> {
+  const packed = PACKED[kind] as PackedColumns<RecordRow<K>>;
+  const read = new Map<string, RenderedRecord>();
+  for (const row of await missingRows[kind].execute(db, merchantId, missing)) {
+    read.set(row.transaction_ref, records.store(versionKey(row), packed.unpackOne((row as unknown as Record<string, string>)[PACKED_COLUMN]!), nowMs));
+  }
+  for (let i = 0; i < found.length; i++) {
+    if (found[i] !== undefined) continue;
+    const record = read.get(rows[i]!.transaction_ref);
+    // Records are never deleted: a row the page query just found is there to be read again.
+    if (record === undefined) throw new Error(`${kind} row ${rows[i]!.transaction_ref} vanished between two reads`);
+    found[i] = record;
+  }
 }

@@ -1,10 +1,10 @@
 // List items answered as JSON text, each record rendered once per content of its row. A merchant that
 // polls its newest page gets the same rows again and again; taking each row apart, building its record
 // and escaping its strings was about a quarter of the service's CPU on a list call (docs/benchmarks.md,
-// session 11). On PostgreSQL a page's rows arrive packed, one text a row (store/packed-rows.ts), and
-// that text is the whole row the record is made of: equal texts make equal records. So the text is the
-// key, and a row that changes in any column the record shows arrives as another text, another key.
-// Nothing is ever invalidated by hand, and several processes on one database cannot disagree.
+// session 11). The key names one content of one row: on PostgreSQL the row's ref and version (its
+// xmin, new with every update, and its updated_at_ms; reporting/lists.ts), so a row changed in any
+// column arrives under another key. Nothing is ever invalidated by hand, and several processes on one
+// database cannot disagree. SQLite's rows have no such version; they are rendered as read.
 //
 // The time enters a record too (a payment's `refundable` turns false at its deadline), so each entry
 // keeps the moment until which its text holds, and a later read renders it anew.
@@ -60,21 +60,33 @@ export class RenderedRecords<Row> {
     return this.make(row, nowMs);
   }
 
-  /** The record of the row whose packed text is `key`; `decode` turns the text into the row on a miss. */
-  packed(key: string, decode: (key: string) => Row, nowMs: number): RenderedRecord {
+  /** The record kept under `key`, if it still holds at `nowMs`; undefined on a miss. */
+  lookup(key: string, nowMs: number): RenderedRecord | undefined {
     const entry = this.entries.get(key);
-    if (entry !== undefined) {
-      if (nowMs <= entry.stableUntilMs) {
-        entry.used = true;
-        this.hitCount += 1;
-        return entry;
-      }
+    if (entry === undefined) {
+      this.missCount += 1;
+      return undefined;
+    }
+    if (nowMs > entry.stableUntilMs) {
       this.entries.delete(key);
       this.chars -= entry.chars;
+      this.missCount += 1;
+      return undefined;
     }
-    this.missCount += 1;
-    const made = this.make(decode(key), nowMs);
+    entry.used = true;
+    this.hitCount += 1;
+    return entry;
+  }
+
+  /** Renders `row` and keeps it under `key`, which must name exactly this content of the row. */
+  store(key: string, row: Row, nowMs: number): RenderedRecord {
+    const made = this.make(row, nowMs);
     const chars = key.length + made.json.length;
+    const old = this.entries.get(key);
+    if (old !== undefined) {
+      this.entries.delete(key);
+      this.chars -= old.chars;
+    }
     if (chars > this.maxChars) return made;
     this.entries.set(key, { ...made, chars, used: true });
     this.chars += chars;

@@ -264,4 +264,15 @@ describe('a page read again', () => {
     expect(after).not.toEqual(payment);
     expect(await listedNow(merchant, payment.transactionRef)).toEqual(after);
   });
+
+  it('shows a change that left updated_at as it was', async () => {
+    const payment = await createPayment(merchant, 'INR', 'NATIVE');
+    expect(await listedNow(merchant, payment.transactionRef)).toEqual(payment);
+    // A writer that forgot updated_at: the version of the row (on PostgreSQL its xmin) still changes.
+    await server.services.store.db.updateTable('payments').set({ payer_name: 'Renamed Payer' }).where('transaction_ref', '=', payment.transactionRef).execute();
+    const listed = await listedNow(merchant, payment.transactionRef);
+    expect(listed?.name).toBe('Renamed Payer');
+    expect(listed?.updatedAt).toBe(payment.updatedAt);
+    expect(listed).toEqual((await merchant.client.paymentStatus({ transactionRef: payment.transactionRef })).data);
+  });
 });

@@ -147,7 +147,7 @@ function counting(stableUntilMs: (row: string, nowMs: number) => number = () => 
     },
     200,
   );
-  const get = (key: string, nowMs = 0) => records.packed(key, (k) => k, nowMs);
+  const get = (key: string, nowMs = 0) => records.lookup(key, nowMs) ?? records.store(key, key, nowMs);
   return { records, calls, get };
 }
 
@@ -203,13 +203,15 @@ describe('rendered records', () => {
     const row = fc.sample(paymentRow, { numRuns: 1, seed: 3 })[0]!;
     const success: PaymentRecordRow = { ...row, currency: 'INR', method: 'NATIVE', status: 'Success', completed_at_ms: completed, refund_state: null };
     const deadline = Number(completed) + REFUND_WINDOW_MS;
-    const key = 'the packed text of this row';
-    const before = payments.packed(key, () => success, deadline - 1);
+    const key = 'the ref and version of this row';
+    const read = (nowMs: number) => payments.lookup(key, nowMs) ?? payments.store(key, success, nowMs);
+    const before = read(deadline - 1);
     expect(JSON.parse(before.json).refundable).toBe(true);
-    expect(payments.packed(key, () => success, deadline).json).toBe(before.json);
-    const after = payments.packed(key, () => success, deadline + 1);
+    expect(payments.lookup(key, deadline)?.json).toBe(before.json);
+    expect(payments.lookup(key, deadline + 1)).toBeUndefined();
+    const after = read(deadline + 1);
     expect(JSON.parse(after.json).refundable).toBe(false);
     expect(after.json).toBe(payments.fresh(success, deadline + 1).json);
-    expect(payments.packed(key, () => success, deadline + 10 * REFUND_WINDOW_MS).json).toBe(after.json);
+    expect(payments.lookup(key, deadline + 10 * REFUND_WINDOW_MS)?.json).toBe(after.json);
   });
 });
