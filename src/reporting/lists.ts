@@ -306,8 +306,8 @@ function missingRowsQuery(kind: RecordKind): HotQuery<[merchantId: string, refs:
 /**
  * The same page as listPayments or listPayouts gives, its items already JSON text (rendered-records.ts).
  * On PostgreSQL the page query reads each row's ref and version only; the records kept under those are
- * served as they are, and the rest are read packed in one more query, rendered and kept. On SQLite the
- * items are rendered as read.
+ * served as they are, and the rest are read packed in one more query, rendered and kept (if one of them
+ * changed in between, the page is read again in one query). On SQLite the items are rendered as read.
  */
 export async function listRendered<K extends RecordKind>(
   ctx: ListContext,
@@ -320,25 +320,31 @@ export async function listRendered<K extends RecordKind>(
   const rows = await pageRows(ctx.db, kind, merchantId, plan.filters, plan.range, plan.after, plan.limit + 1, true);
   const nowMs = ctx.nowMs();
   const count = Math.min(rows.length, plan.limit);
+  if (!isPostgres(ctx.db)) return renderedPage(ctx, plan, rows.length, rows.slice(0, count).map((row) => records.fresh(row as RecordRow<K>, nowMs)));
   const found = new Array<RenderedRecord | undefined>(count);
-  if (!isPostgres(ctx.db)) {
-    for (let i = 0; i < count; i++) found[i] = records.fresh(rows[i] as RecordRow<K>, nowMs);
-  } else {
-    const missing: string[] = [];
-    for (let i = 0; i < count; i++) {
-      const row = rows[i] as VersionRow;
-      found[i] = records.lookup(versionKey(row), nowMs);
-      if (found[i] === undefined) missing.push(row.transaction_ref);
-    }
-    if (missing.length > 0) await renderMissing(ctx.db, kind, records, merchantId, missing, rows as VersionRow[], found, nowMs);
+  const missing: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const row = rows[i] as VersionRow;
+    found[i] = records.lookup(versionKey(row), nowMs);
+    if (found[i] === undefined) missing.push(row.transaction_ref);
   }
-  const items = found.map((record) => record!.json);
-  return { items, nextCursor: cursorAfter(ctx, plan, rows.length, found[count - 1]?.position) };
+  if (missing.length > 0 && !(await renderMissing(ctx.db, kind, records, merchantId, missing, rows as VersionRow[], found, nowMs))) {
+    // A row changed between the two reads, and may no longer match the filters: read the page again in
+    // one query, as listPayments does, so that it is one moment's answer.
+    const again = await recordPage(ctx.db, kind, merchantId, plan.filters, plan.range, plan.after, plan.limit + 1);
+    return renderedPage(ctx, plan, again.length, again.slice(0, plan.limit).map((row) => records.fresh(row, nowMs)));
+  }
+  return renderedPage(ctx, plan, rows.length, found as RenderedRecord[]);
 }
 
+const renderedPage = (ctx: ListContext, plan: PagePlan, read: number, records: readonly RenderedRecord[]): Page<string> => ({
+  items: records.map((record) => record.json),
+  nextCursor: cursorAfter(ctx, plan, read, records[records.length - 1]?.position),
+});
+
 /**
- * Reads the missing rows packed, renders each and keeps it under the version it was read at (a row
- * updated since the page query is shown as it is now, and kept under its new version).
+ * Reads the missing rows packed, renders each and keeps it under the version it was read at. False if a
+ * row's version is not the one the page query read (it changed in between); the page is then not used.
  */
 async function renderMissing<K extends RecordKind>(
   db: Db,
@@ -349,17 +355,18 @@ async function renderMissing<K extends RecordKind>(
   rows: readonly VersionRow[],
   found: (RenderedRecord | undefined)[],
   nowMs: number,
-): Promise<void> {
+): Promise<boolean> {
   const packed = PACKED[kind] as PackedColumns<RecordRow<K>>;
-  const read = new Map<string, RenderedRecord>();
+  const read = new Map<string, { readonly key: string; readonly record: RenderedRecord }>();
   for (const row of await missingRows[kind].execute(db, merchantId, missing)) {
-    read.set(row.transaction_ref, records.store(versionKey(row), packed.unpackOne((row as unknown as Record<string, string>)[PACKED_COLUMN]!), nowMs));
+    const key = versionKey(row);
+    read.set(row.transaction_ref, { key, record: records.store(key, packed.unpackOne((row as unknown as Record<string, string>)[PACKED_COLUMN]!), nowMs) });
   }
   for (let i = 0; i < found.length; i++) {
     if (found[i] !== undefined) continue;
-    const record = read.get(rows[i]!.transaction_ref);
-    // Records are never deleted: a row the page query just found is there to be read again.
-    if (record === undefined) throw new Error(`${kind} row ${rows[i]!.transaction_ref} vanished between two reads`);
-    found[i] = record;
+    const again = read.get(rows[i]!.transaction_ref);
+    if (again === undefined || again.key !== versionKey(rows[i]!)) return false;
+    found[i] = again.record;
   }
+  return true;
 }
