@@ -5,6 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { adminRoutes } from './api/admin/index.js';
 import { callbackRoutes } from './api/callbacks.js';
 import { merchantRoutes } from './api/index.js';
+import { countListRecords, listRecordCaches } from './api/list-rendering.js';
 import { registerOpenApi } from './api/openapi.js';
 import { opsRoutes } from './api/ops.js';
 import { publicKeyRoutes } from './api/public-key.js';
@@ -26,6 +27,8 @@ export async function buildApp(services: Services): Promise<AppHandle> {
   const http = createHttpApp({ logLevel: settings.logLevel, bodyLimitBytes: settings.bodyLimitBytes, trustedProxies: settings.trustedProxies });
   const { app } = http;
   countStatements(http.metrics.registry, store.statements);
+  const listRecords = listRecordCaches();
+  countListRecords(http.metrics.registry, listRecords);
 
   await registerOpenApi(app, config.publicBaseUrl);
   await app.register(swaggerUi, { routePrefix: '/docs' });
@@ -35,7 +38,7 @@ export async function buildApp(services: Services): Promise<AppHandle> {
   const auth = { merchants, clock, replay, limiter, windowSeconds: settings.signatureWindowSeconds };
 
   await registerSignedScope(app, '/v1/api', auth, async (scope) => {
-    await scope.register(merchantRoutes, { ledger, rates, banks: services.banks, payments, payouts, webhooks, reporting: services.reporting });
+    await scope.register(merchantRoutes, { ledger, rates, banks: services.banks, payments, payouts, webhooks, reporting: services.reporting, listRecords });
   });
   await app.register(adminRoutes, {
     prefix: '/admin',

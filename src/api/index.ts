@@ -13,7 +13,7 @@ import { merchantWebhookRoutes, type MerchantWebhookRouteOptions } from './webho
 export type MerchantRouteOptions = AccountRouteOptions &
   BankRouteOptions & PaymentRouteOptions & PayoutRouteOptions & PayoutBatchRouteOptions & SandboxRouteOptions & MerchantWebhookRouteOptions & ReportingRouteOptions;
 
-export const merchantRoutes: FastifyPluginAsync<MerchantRouteOptions> = async (app, { ledger, rates, banks, payments, payouts, webhooks, reporting }) => {
+export const merchantRoutes: FastifyPluginAsync<MerchantRouteOptions> = async (app, { ledger, rates, banks, payments, payouts, webhooks, reporting, listRecords }) => {
   await app.register(accountRoutes, { ledger, rates });
   await app.register(bankRoutes, { banks });
   await app.register(paymentRoutes, { payments });
@@ -21,5 +21,5 @@ export const merchantRoutes: FastifyPluginAsync<MerchantRouteOptions> = async (a
   await app.register(payoutBatchRoutes, { payouts });
   await app.register(sandboxRoutes, { payments });
   await app.register(merchantWebhookRoutes, { webhooks });
-  await app.register(reportingRoutes, { reporting });
+  await app.register(reportingRoutes, { reporting, ...(listRecords === undefined ? {} : { listRecords }) });
 };

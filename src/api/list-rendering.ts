@@ -6,6 +6,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import fastJson from 'fast-json-stringify';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import { paymentRecord, paymentRecordStableUntilMs, type PaymentRecordRow } from '../domain/payments/records.js';
 import { payoutRecord, type PayoutRecordRow } from '../domain/payouts/payout-records.js';
 import { ok } from '../http/envelope.js';
@@ -32,6 +33,45 @@ export const renderedPayments = (maxChars?: number): RenderedRecords<PaymentReco
 /** A fresh cache of rendered payout records (one per app); a payout's record does not depend on the time. */
 export const renderedPayouts = (maxChars?: number): RenderedRecords<PayoutRecordRow> =>
   new RenderedRecords<PayoutRecordRow>({ render: (row) => serializePayoutRecord(payoutRecord(row)), position: rowPosition, stableUntilMs: () => Infinity }, maxChars);
+
+/** The rendered records of both lists of one app. */
+export interface ListRecordCaches {
+  readonly payments: RenderedRecords<PaymentRecordRow>;
+  readonly payouts: RenderedRecords<PayoutRecordRow>;
+}
+
+export const listRecordCaches = (): ListRecordCaches => ({ payments: renderedPayments(), payouts: renderedPayouts() });
+
+/**
+ * paygate_list_records_total{list, result}: list items served from the rendered records (hit) or read
+ * and rendered (miss), and paygate_list_records_kept_chars{list}: the text they hold. Read at each scrape.
+ */
+export function countListRecords(registry: Registry, caches: ListRecordCaches): void {
+  const lists = Object.entries(caches) as [string, RenderedRecords<unknown>][];
+  new Counter({
+    name: 'paygate_list_records_total',
+    help: 'List items served from the rendered records (hit) or read and rendered (miss), by list.',
+    labelNames: ['list', 'result'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [list, records] of lists) {
+        const { hits, misses } = records.stats();
+        this.inc({ list, result: 'hit' }, hits);
+        this.inc({ list, result: 'miss' }, misses);
+      }
+    },
+  });
+  new Gauge({
+    name: 'paygate_list_records_kept_chars',
+    help: 'Characters of rendered list records (keys and JSON) kept, by list.',
+    labelNames: ['list'],
+    registers: [registry],
+    collect() {
+      for (const [list, records] of lists) this.set({ list }, records.stats().chars);
+    },
+  });
+}
 
 /** Fastify's own content type for JSON: with it, a string answer is sent as it is, not serialized again. */
 const JSON_UTF8 = 'application/json; charset=utf-8';

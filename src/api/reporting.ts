@@ -2,7 +2,7 @@
 // report/create and report/status. Reads only (key scope read); each answers this merchant's own data.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok } from '../http/envelope.js';
-import { renderedPayments, renderedPayouts, sendPage } from './list-rendering.js';
+import { listRecordCaches, sendPage, type ListRecordCaches } from './list-rendering.js';
 import type { ReportingService } from '../reporting/service.js';
 import { merchantOf } from './merchant-request.js';
 import {
@@ -23,6 +23,8 @@ import { ref } from './schemas/shared.js';
 
 export interface ReportingRouteOptions {
   readonly reporting: Pick<ReportingService, 'listPaymentsRendered' | 'listPayoutsRendered' | 'statement' | 'settlements' | 'createReport' | 'reportStatus'>;
+  /** The lists' rendered records (a fresh pair if not given). */
+  readonly listRecords?: ListRecordCaches;
 }
 
 const READ = { changesState: false, keyScope: 'read', movesMoney: false } as const;
@@ -31,9 +33,8 @@ const CURSOR_RULES =
   'Newest first by creation time. nextCursor is opaque and bound to your merchant and these filters (only limit may change); ' +
   'a cursor altered, older than 24 hours, or sent with other filters is 400 VALIDATION_FAILED. A ref of another merchant matches nothing.';
 
-export const reportingRoutes: FastifyPluginAsyncTypebox<ReportingRouteOptions> = async (app, { reporting }) => {
-  const payments = renderedPayments();
-  const payouts = renderedPayouts();
+export const reportingRoutes: FastifyPluginAsyncTypebox<ReportingRouteOptions> = async (app, { reporting, listRecords = listRecordCaches() }) => {
+  const { payments, payouts } = listRecords;
 
   app.post(
     '/payment/list',

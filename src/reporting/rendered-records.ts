@@ -109,7 +109,7 @@ export class RenderedRecords<Row> {
     }
   }
 
-  /** What the cache holds and how it has served, for tests and metrics. */
+  /** What the cache holds and how it has served (paygate_list_records_* on /metrics). */
   stats(): { entries: number; chars: number; hits: number; misses: number } {
     return { entries: this.entries.size, chars: this.chars, hits: this.hitCount, misses: this.missCount };
   }

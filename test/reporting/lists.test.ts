@@ -275,4 +275,26 @@ describe('a page read again', () => {
     expect(listed?.updatedAt).toBe(payment.updatedAt);
     expect(listed).toEqual((await merchant.client.paymentStatus({ transactionRef: payment.transactionRef })).data);
   });
+
+  it('counts on /metrics the items served from the rendered records and those rendered anew', async () => {
+    const counted = async () => {
+      const text = await (await fetch(`${server.baseUrl}/metrics`)).text();
+      const value = (result: string) => Number(new RegExp(`^paygate_list_records_total\\{list="payments",result="${result}"\\} (\\d+)$`, 'm').exec(text)?.[1]);
+      return { hit: value('hit'), miss: value('miss'), kept: Number(/^paygate_list_records_kept_chars\{list="payments"\} (\d+)$/m.exec(text)?.[1]) };
+    };
+    const before = await counted();
+    const page = await merchant.client.request<any>('payment/list', { limit: 5 });
+    expect(page.data.items).toHaveLength(5);
+    await merchant.client.request<any>('payment/list', { limit: 5 });
+    const after = await counted();
+    if (process.env.TEST_STORE === 'postgres') {
+      // The first read renders what is not kept yet; the second serves all five from the records.
+      expect(after.hit - before.hit).toBeGreaterThanOrEqual(5);
+      expect(after.hit + after.miss - before.hit - before.miss).toBe(10);
+      expect(after.kept).toBeGreaterThan(0);
+    } else {
+      // SQLite's rows have no version to key them by: every item is rendered as read, none kept.
+      expect(after).toEqual({ hit: 0, miss: 0, kept: 0 });
+    }
+  });
 });
