@@ -14,7 +14,7 @@ import { paymentRecord, type PaymentRecordRow } from '../../src/domain/payments/
 import { REFUND_WINDOW_MS } from '../../src/domain/payments/payment-limits.js';
 import { payoutRecord, type PayoutRecordRow } from '../../src/domain/payouts/payout-records.js';
 import { ok } from '../../src/http/envelope.js';
-import { RenderedRecords } from '../../src/reporting/rendered-records.js';
+import { ENTRY_OVERHEAD_CHARS, RenderedRecords } from '../../src/reporting/rendered-records.js';
 
 const text = fc.string({ unit: 'grapheme', maxLength: 30 });
 const anyText = fc.oneof(text, fc.string({ unit: 'binary', maxLength: 30 }), fc.constantFrom('a"b', 'c\\d', 'line\nbreak', '\u0000\u001f', '\ud800', '</script>'));
@@ -84,7 +84,8 @@ beforeAll(async () => {
   for (const [name, schema] of [['payments', 'PaymentPage'], ['payouts', 'PayoutPage']] as const) {
     app.get(`/objects/${name}`, { schema: { response: { 200: SuccessEnvelope(Type.Ref(schema)) } } }, async () => objects);
   }
-  app.get('/text', async (_request, reply) => sendPage(reply, page));
+  // As the real route: the response schema declared, the text sent past its serializer.
+  app.get('/text', { schema: { response: { 200: SuccessEnvelope(Type.Ref('PaymentPage')) } } }, async (_request, reply) => sendPage(reply, page));
   await app.ready();
 });
 afterAll(async () => app.close());
@@ -134,7 +135,13 @@ describe('the list page as text', () => {
 });
 
 /** A rendering that counts its work, over rows that are their own keys. */
-function counting(stableUntilMs: (row: string, nowMs: number) => number = () => Infinity) {
+/** 30-character keys render to 47 characters: each entry costs 30 + 47 + ENTRY_OVERHEAD_CHARS. */
+const key = (n: number) => `k${n}`.padEnd(30, '.');
+const ENTRY = 30 + 47 + ENTRY_OVERHEAD_CHARS;
+/** Room for two such entries, not three. */
+const BUDGET = 2 * ENTRY + 10;
+
+function counting(stableUntilMs: (row: string, nowMs: number) => number = () => Infinity, maxChars = BUDGET) {
   const calls: string[] = [];
   const records = new RenderedRecords<string>(
     {
@@ -145,7 +152,7 @@ function counting(stableUntilMs: (row: string, nowMs: number) => number = () => 
       position: (row) => ({ createdAtMs: BigInt(row.length), id: row }),
       stableUntilMs,
     },
-    200,
+    maxChars,
   );
   const get = (key: string, nowMs = 0) => records.lookup(key, nowMs) ?? records.store(key, key, nowMs);
   return { records, calls, get };
@@ -171,30 +178,45 @@ describe('rendered records', () => {
     expect(calls).toEqual(['row', 'row']);
   });
 
-  it('keeps at most its budget of text, sparing once an entry read since its last turn', () => {
+  it('keeps at most its budget of text, sparing once an entry read since the hand last passed it', () => {
     const { records, calls, get } = counting();
-    const key = (n: number) => `k${n}`.padEnd(30, '.');
-    for (let n = 0; n < 3; n++) get(key(n)); // 30 + 44 characters each: two fit in 200
-    expect(records.stats().entries).toBe(2);
-    expect(records.stats().chars).toBeLessThanOrEqual(200);
-    get(key(1)); // read: spared when its turn comes, so key(2) goes first
+    for (let n = 0; n < 3; n++) get(key(n));
+    expect(records.stats()).toMatchObject({ entries: 2, chars: 2 * ENTRY });
+    get(key(1)); // read: spared when the hand comes to it, so key(2) goes first
     get(key(3));
     calls.length = 0;
     get(key(1));
     get(key(2));
     expect(calls).toEqual([key(2)]);
-    expect(get('x'.repeat(300)).json).toContain('xxx'); // larger than the whole budget: answered, not kept
-    expect(records.stats().chars).toBeLessThanOrEqual(200);
+    expect(get('x'.repeat(BUDGET)).json).toContain('xxx'); // larger than the whole budget: answered, not kept
+    expect(records.stats().chars).toBeLessThanOrEqual(BUDGET);
 
     const all = counting();
     for (const n of [0, 1, 0, 1]) all.get(key(n)); // both read since stored
-    all.get(key(2)); // both spared once, then the oldest goes
-    expect(all.records.stats()).toMatchObject({ entries: 2 });
-    expect(all.records.stats().chars).toBeLessThanOrEqual(200);
+    all.get(key(2)); // every one spared once, then the oldest goes
+    expect(all.records.stats()).toMatchObject({ entries: 2, chars: 2 * ENTRY });
     all.calls.length = 0;
     all.get(key(1));
     all.get(key(2));
     expect(all.calls).toEqual([]);
+  });
+
+  it('keeps the entries read since the last round when a full cache takes new ones', () => {
+    const size = 2000;
+    const { records, calls, get } = counting(() => Infinity, size * ENTRY);
+    for (let n = 0; n < size; n++) get(key(n));
+    expect(records.stats()).toMatchObject({ entries: size, chars: size * ENTRY });
+    // One round of the hand: it clears every flag the stores set, then takes the oldest.
+    get(key(size));
+    const read = Array.from({ length: size }, (_, n) => n).filter((n) => n % 3 === 0 && n > 0);
+    for (const n of read) get(key(n));
+    // A fifth of the cache anew: the hand passes the entries read (clearing them) and takes unread ones.
+    for (let n = size + 1; n <= size + size / 5; n++) get(key(n));
+    expect(records.stats().chars).toBeLessThanOrEqual(size * ENTRY);
+    calls.length = 0;
+    for (const n of read) get(key(n));
+    expect(calls).toEqual([]);
+    expect(records.stats().entries).toBe(size);
   });
 
   it('holds a payment record until its refund deadline and no longer', () => {
