@@ -64,12 +64,17 @@ describe('refunds', () => {
     const { merchant, ref } = await paidPayment();
     const pendingBefore = (await h.balances(merchant.id, 'INR')).pending;
     const availableBefore = (await h.balances(merchant.id, 'INR')).available;
+    const recordBefore = await h.payments.status(merchant, { transactionRef: ref });
+    h.clock.advance(1000);
     h.simulator.faults.failNextRequests = 1;
     expect(await reasonOf(h.payments.refund(merchant, { transactionRef: ref }))).toBe('UNAVAILABLE');
     expect((await findByRef(h.db, ref))!.status).toBe('Success');
     const during = await h.balances(merchant.id, 'INR');
     expect(during.pending + during.available).toBe(pendingBefore + availableBefore - 100_000n);
-    expect((await h.payments.status(merchant, { transactionRef: ref })).refundable).toBe(false);
+    const recordDuring = await h.payments.status(merchant, { transactionRef: ref });
+    expect(recordDuring.refundable).toBe(false);
+    // The record changed (refundable), so its updatedAt did too.
+    expect(Date.parse(recordDuring.updatedAt) - Date.parse(recordBefore.updatedAt)).toBe(1000);
 
     expect(await h.jobs.refunds.runDue()).toBe(0);
     h.clock.advance(10_000);
@@ -105,9 +110,12 @@ describe('refunds', () => {
       channels: { channelFor: () => refusing, byName: () => refusing, sandboxPayer: () => h.channels.sandboxPayer() },
       publicBaseUrl: PUBLIC_BASE_URL,
     });
+    const updatedBefore = (await findByRef(h.db, ref))!.updated_at_ms;
+    h.clock.advance(1000);
     expect(await reasonOf(service.refund(merchant, { transactionRef: ref }))).toBe('PAYMENT_NOT_REFUNDABLE');
     const after = (await findByRef(h.db, ref))!;
     expect({ status: after.status, refundState: after.refund_state }).toEqual({ status: 'Success', refundState: 'rejected' });
+    expect(after.updated_at_ms - updatedBefore).toBe(1000n);
     const balancesAfter = await h.balances(merchant.id, 'INR');
     expect({ pending: balancesAfter.pending, available: balancesAfter.available }).toEqual({
       pending: balancesBefore.pending,

@@ -96,6 +96,8 @@ export class Refunds {
           refund_upstream_ref: null,
           refund_attempts: 1n,
           refund_next_at_ms: BigInt(nowMs + CLAIM_LEASE_MS),
+          // The record changes (refundable turns false), so its updatedAt does too.
+          updated_at_ms: BigInt(nowMs),
         })
         .where('transaction_ref', '=', row.transaction_ref)
         .where('status', '=', 'Success')
@@ -178,7 +180,7 @@ export class Refunds {
     await withTransaction(this.deps.db, async (trx) => {
       const closed = await trx
         .updateTable('payments')
-        .set({ refund_state: 'rejected', refund_next_at_ms: null })
+        .set({ refund_state: 'rejected', refund_next_at_ms: null, updated_at_ms: BigInt(this.deps.clock.nowMs()) })
         .where('transaction_ref', '=', row.transaction_ref)
         .where('refund_state', '=', 'requested')
         .where('refund_ref', '=', refundRef)
