@@ -21,5 +21,5 @@ export const merchantRoutes: FastifyPluginAsync<MerchantRouteOptions> = async (a
   await app.register(payoutBatchRoutes, { payouts });
   await app.register(sandboxRoutes, { payments });
   await app.register(merchantWebhookRoutes, { webhooks });
-  await app.register(reportingRoutes, { reporting, ...(listRecords === undefined ? {} : { listRecords }) });
+  await app.register(reportingRoutes, { reporting, listRecords });
 };

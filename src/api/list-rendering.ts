@@ -17,22 +17,23 @@ import { SHARED_SCHEMAS } from './schemas/index.js';
 const EXTERNAL_SCHEMAS = Object.fromEntries(SHARED_SCHEMAS.map((schema) => [schema.$id, schema]));
 
 /** The serializer Fastify compiles for a response schema that references the shared schemas. */
-export const serializerOf = (schema: TSchema): ((value: unknown) => string) =>
+const serializerOf = (schema: TSchema): ((value: unknown) => string) =>
   fastJson(schema as unknown as Parameters<typeof fastJson>[0], { schema: EXTERNAL_SCHEMAS as unknown as Record<string, Parameters<typeof fastJson>[0]> });
 
 const serializePaymentRecord = serializerOf(Type.Ref('PaymentRecord'));
 const serializePayoutRecord = serializerOf(Type.Ref('PayoutRecord'));
 
 /** A fresh cache of rendered payment records (one per app). */
-export const renderedPayments = (maxChars?: number): RenderedRecords<PaymentRecordRow> =>
-  new RenderedRecords<PaymentRecordRow>(
-    { render: (row, nowMs) => serializePaymentRecord(paymentRecord(row, nowMs)), position: rowPosition, stableUntilMs: paymentRecordStableUntilMs },
-    maxChars,
-  );
+export const renderedPayments = (): RenderedRecords<PaymentRecordRow> =>
+  new RenderedRecords<PaymentRecordRow>({
+    render: (row, nowMs) => serializePaymentRecord(paymentRecord(row, nowMs)),
+    position: rowPosition,
+    stableUntilMs: paymentRecordStableUntilMs,
+  });
 
 /** A fresh cache of rendered payout records (one per app); a payout's record does not depend on the time. */
-export const renderedPayouts = (maxChars?: number): RenderedRecords<PayoutRecordRow> =>
-  new RenderedRecords<PayoutRecordRow>({ render: (row) => serializePayoutRecord(payoutRecord(row)), position: rowPosition, stableUntilMs: () => Infinity }, maxChars);
+export const renderedPayouts = (): RenderedRecords<PayoutRecordRow> =>
+  new RenderedRecords<PayoutRecordRow>({ render: (row) => serializePayoutRecord(payoutRecord(row)), position: rowPosition, stableUntilMs: () => Infinity });
 
 /** The rendered records of both lists of one app. */
 export interface ListRecordCaches {

@@ -2,7 +2,7 @@
 // report/create and report/status. Reads only (key scope read); each answers this merchant's own data.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok } from '../http/envelope.js';
-import { listRecordCaches, sendPage, type ListRecordCaches } from './list-rendering.js';
+import { sendPage, type ListRecordCaches } from './list-rendering.js';
 import type { ReportingService } from '../reporting/service.js';
 import { merchantOf } from './merchant-request.js';
 import {
@@ -22,9 +22,9 @@ import { errorResponse, MERCHANT_SECURITY, merchantErrors, SuccessEnvelope } fro
 import { ref } from './schemas/shared.js';
 
 export interface ReportingRouteOptions {
-  readonly reporting: Pick<ReportingService, 'listPaymentsRendered' | 'listPayoutsRendered' | 'statement' | 'settlements' | 'createReport' | 'reportStatus'>;
-  /** The lists' rendered records (a fresh pair if not given). */
-  readonly listRecords?: ListRecordCaches;
+  readonly reporting: Pick<ReportingService, 'listRendered' | 'statement' | 'settlements' | 'createReport' | 'reportStatus'>;
+  /** The lists' rendered records (one pair per app, also counted on /metrics). */
+  readonly listRecords: ListRecordCaches;
 }
 
 const READ = { changesState: false, keyScope: 'read', movesMoney: false } as const;
@@ -33,9 +33,7 @@ const CURSOR_RULES =
   'Newest first by creation time. nextCursor is opaque and bound to your merchant and these filters (only limit may change); ' +
   'a cursor altered, older than 24 hours, or sent with other filters is 400 VALIDATION_FAILED. A ref of another merchant matches nothing.';
 
-export const reportingRoutes: FastifyPluginAsyncTypebox<ReportingRouteOptions> = async (app, { reporting, listRecords = listRecordCaches() }) => {
-  const { payments, payouts } = listRecords;
-
+export const reportingRoutes: FastifyPluginAsyncTypebox<ReportingRouteOptions> = async (app, { reporting, listRecords }) => {
   app.post(
     '/payment/list',
     {
@@ -50,7 +48,7 @@ export const reportingRoutes: FastifyPluginAsyncTypebox<ReportingRouteOptions> =
         response: { 200: SuccessEnvelope(ref(PaymentPage), 'One page of payment records, newest first.'), ...merchantErrors },
       },
     },
-    async (request, reply) => sendPage(reply, await reporting.listPaymentsRendered(merchantOf(request).id, request.body, payments)),
+    async (request, reply) => sendPage(reply, await reporting.listRendered('payments', merchantOf(request).id, request.body, listRecords.payments)),
   );
 
   app.post(
@@ -67,7 +65,7 @@ export const reportingRoutes: FastifyPluginAsyncTypebox<ReportingRouteOptions> =
         response: { 200: SuccessEnvelope(ref(PayoutPage), 'One page of payout records, newest first.'), ...merchantErrors },
       },
     },
-    async (request, reply) => sendPage(reply, await reporting.listPayoutsRendered(merchantOf(request).id, request.body, payouts)),
+    async (request, reply) => sendPage(reply, await reporting.listRendered('payouts', merchantOf(request).id, request.body, listRecords.payouts)),
   );
 
   app.post(

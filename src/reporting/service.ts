@@ -11,9 +11,7 @@ import { CursorCodec } from './cursor.js';
 import { DownloadSigner } from './download-url.js';
 import { reportFile, ReportExportJob } from './export-job.js';
 import { createReport, findReport, recentReports, reportView, type ReportRequest, type ReportView } from './reports.js';
-import type { PaymentRecordRow } from '../domain/payments/records.js';
-import type { PayoutRecordRow } from '../domain/payouts/payout-records.js';
-import { listPayments, listPayouts, listRendered, type ListContext, type ListQuery, type Page } from './lists.js';
+import { listPayments, listPayouts, listRendered, type ListContext, type ListQuery, type Page, type RecordKind, type RecordRow } from './lists.js';
 import type { RenderedRecords } from './rendered-records.js';
 import { settlementDays, settlementRange, settlementView, SETTLEMENT_MAX_DAYS, type SettlementQuery } from './settlements.js';
 import { statement, type StatementContext, type StatementQuery } from './statement.js';
@@ -108,13 +106,8 @@ export class ReportingService {
     return listPayouts(this.lists, merchantId, query);
   }
 
-  /** listPayments with each item as JSON text, from (and into) `records`. */
-  listPaymentsRendered(merchantId: string, query: ListQuery, records: RenderedRecords<PaymentRecordRow>): Promise<Page<string>> {
-    return listRendered(this.lists, 'payments', records, merchantId, query);
-  }
-
-  /** listPayouts with each item as JSON text, from (and into) `records`. */
-  listPayoutsRendered(merchantId: string, query: ListQuery, records: RenderedRecords<PayoutRecordRow>): Promise<Page<string>> {
-    return listRendered(this.lists, 'payouts', records, merchantId, query);
+  /** listPayments or listPayouts with each item as JSON text, from (and into) `records`. */
+  listRendered<K extends RecordKind>(kind: K, merchantId: string, query: ListQuery, records: RenderedRecords<RecordRow<K>>): Promise<Page<string>> {
+    return listRendered(this.lists, kind, records, merchantId, query);
   }
 }
