@@ -5,7 +5,7 @@ import { isoFromMs } from '../core/clock.js';
 import { ok } from '../http/envelope.js';
 import { balanceView } from '../ledger/queries.js';
 import type { LedgerService } from '../ledger/service.js';
-import { merchantOf } from './merchant-request.js';
+import { merchantOf, DATABASE_READ } from './merchant-request.js';
 import { CurrencyBody } from './schemas/currency.js';
 import { Balance, UsdtRate } from './schemas/payout.js';
 import { errorResponse, MERCHANT_SECURITY, merchantErrors, SuccessEnvelope } from './schemas/responses.js';
@@ -20,7 +20,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = asy
   app.post(
     '/account/balance',
     {
-      config: { changesState: false, keyScope: 'read', movesMoney: false },
+      config: DATABASE_READ,
       schema: {
         operationId: 'accountBalance',
         tags: ['account'],
@@ -39,7 +39,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRouteOptions> = asy
   app.post(
     '/account/usdt/rate',
     {
-      config: { changesState: false, keyScope: 'read', movesMoney: false },
+      config: DATABASE_READ,
       schema: {
         operationId: 'accountUsdtRate',
         tags: ['account'],

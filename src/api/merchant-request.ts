@@ -15,3 +15,9 @@ export function apiKeyIdOf(request: FastifyRequest): string {
   if (!request.signingKey) throw new AppError('INTERNAL_ERROR', 'Route reached without authentication.');
   return request.signingKey.id;
 }
+
+/**
+ * The config of a route that only reads this service's own database with any key: its read starts while
+ * the Signature's record commits, and its answer waits for it (readAhead, registerSignedScope).
+ */
+export const DATABASE_READ = { changesState: false, keyScope: 'read', movesMoney: false, readAhead: true } as const;

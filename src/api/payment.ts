@@ -12,7 +12,7 @@ import {
 } from '../domain/request-rules.js';
 import type { PaymentService } from '../domain/payments/service.js';
 import { ok } from '../http/envelope.js';
-import { merchantOf } from './merchant-request.js';
+import { merchantOf, DATABASE_READ } from './merchant-request.js';
 import { registerRecordLookup } from './record-lookup.js';
 import { CurrencyBody, CurrencyField } from './schemas/currency.js';
 import { PayInMethod } from './schemas/enums.js';
@@ -100,7 +100,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<PaymentRouteOptions> = asy
   app.post(
     '/payment/methods',
     {
-      config: { changesState: false, keyScope: 'read', movesMoney: false },
+      config: DATABASE_READ,
       schema: {
         operationId: 'paymentMethods',
         tags: ['payment'],

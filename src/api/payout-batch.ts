@@ -12,7 +12,7 @@ import { MERCHANT_REF_PATTERN, URL_MAX_LENGTH } from '../domain/request-rules.js
 import { ok } from '../http/envelope.js';
 import { toAppError } from '../http/errors.js';
 import { Text } from '../http/text.js';
-import { apiKeyIdOf, merchantOf } from './merchant-request.js';
+import { apiKeyIdOf, merchantOf, DATABASE_READ } from './merchant-request.js';
 import { InitiateBody } from './payout.js';
 import { PayoutBatchResult, PayoutBatchStatus } from './schemas/payout-batch.js';
 import { merchantRefField } from './schemas/references.js';
@@ -112,7 +112,7 @@ export const payoutBatchRoutes: FastifyPluginAsyncTypebox<PayoutBatchRouteOption
   app.post(
     '/payout/batchStatus',
     {
-      config: { changesState: false, keyScope: 'read', movesMoney: false },
+      config: DATABASE_READ,
       schema: {
         operationId: 'payoutBatchStatus',
         tags: ['payout'],

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Merchant } from '../merchants/merchant-service.js';
 import { ok } from '../http/envelope.js';
-import { merchantOf } from './merchant-request.js';
+import { merchantOf, DATABASE_READ } from './merchant-request.js';
 import { MERCHANT_SECURITY, merchantErrors, notFound, SuccessEnvelope } from './schemas/responses.js';
 import { ref, type Shared } from './schemas/shared.js';
 
@@ -26,7 +26,7 @@ export function registerRecordLookup<B extends TSchema>(app: Api, spec: RecordLo
     app.post(
       `/${kind}/${verb}`,
       {
-        config: { changesState: false, keyScope: 'read', movesMoney: false },
+        config: DATABASE_READ,
         schema: {
           operationId: `${kind}${verb === 'status' ? 'Status' : 'Fetch'}`,
           tags: [kind],

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok } from '../http/envelope.js';
 import { sendPage, type ListRecordCaches } from './list-rendering.js';
 import type { ReportingService } from '../reporting/service.js';
-import { merchantOf } from './merchant-request.js';
+import { DATABASE_READ, merchantOf } from './merchant-request.js';
 import {
   PaymentListBody,
   PaymentPage,
@@ -27,8 +27,6 @@ export interface ReportingRouteOptions {
   readonly listRecords: ListRecordCaches;
 }
 
-const READ = { changesState: false, keyScope: 'read', movesMoney: false } as const;
-
 const CURSOR_RULES =
   'Newest first by creation time. nextCursor is opaque and bound to your merchant and these filters (only limit may change); ' +
   'a cursor altered, older than 24 hours, or sent with other filters is 400 VALIDATION_FAILED. A ref of another merchant matches nothing.';
@@ -37,7 +35,7 @@ export const reportingRoutes: FastifyPluginAsyncTypebox<ReportingRouteOptions> =
   app.post(
     '/payment/list',
     {
-      config: READ,
+      config: DATABASE_READ,
       schema: {
         operationId: 'paymentList',
         tags: ['payment'],
@@ -54,7 +52,7 @@ export const reportingRoutes: FastifyPluginAsyncTypebox<ReportingRouteOptions> =
   app.post(
     '/payout/list',
     {
-      config: READ,
+      config: DATABASE_READ,
       schema: {
         operationId: 'payoutList',
         tags: ['payout'],
@@ -71,7 +69,7 @@ export const reportingRoutes: FastifyPluginAsyncTypebox<ReportingRouteOptions> =
   app.post(
     '/account/statement',
     {
-      config: READ,
+      config: DATABASE_READ,
       schema: {
         operationId: 'accountStatement',
         tags: ['account'],
@@ -90,7 +88,7 @@ export const reportingRoutes: FastifyPluginAsyncTypebox<ReportingRouteOptions> =
   app.post(
     '/account/settlements',
     {
-      config: READ,
+      config: DATABASE_READ,
       schema: {
         operationId: 'accountSettlements',
         tags: ['account'],
@@ -126,7 +124,7 @@ export const reportingRoutes: FastifyPluginAsyncTypebox<ReportingRouteOptions> =
   app.post(
     '/report/status',
     {
-      config: READ,
+      config: DATABASE_READ,
       schema: {
         operationId: 'reportStatus',
         tags: ['report'],

@@ -5,7 +5,7 @@ import { Text } from '../http/text.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ok } from '../http/envelope.js';
 import { MAX_EVENT_PAGE, type WebhookService } from '../webhooks/service.js';
-import { merchantOf } from './merchant-request.js';
+import { merchantOf, DATABASE_READ } from './merchant-request.js';
 import { WebhookDeliveryStatus } from './schemas/enums.js';
 import { errorResponse, MERCHANT_SECURITY, merchantErrors, SuccessEnvelope } from './schemas/responses.js';
 import { ref } from './schemas/shared.js';
@@ -32,7 +32,7 @@ export const merchantWebhookRoutes: FastifyPluginAsyncTypebox<MerchantWebhookRou
   app.post(
     '/webhook/events',
     {
-      config: { changesState: false, keyScope: 'read', movesMoney: false },
+      config: DATABASE_READ,
       schema: {
         operationId: 'webhookEvents',
         tags: ['webhook'],
@@ -48,7 +48,7 @@ export const merchantWebhookRoutes: FastifyPluginAsyncTypebox<MerchantWebhookRou
   app.post(
     '/webhook/event',
     {
-      config: { changesState: false, keyScope: 'read', movesMoney: false },
+      config: DATABASE_READ,
       schema: {
         operationId: 'webhookEvent',
         tags: ['webhook'],

@@ -9,7 +9,7 @@ import { newId } from '../core/ids.js';
 import { errorBody } from './envelope.js';
 import { toAppError } from './errors.js';
 import { answerClientError } from './client-errors.js';
-import { authenticateMerchant, requireDeclaredAccess, requireDeclaredEffect, type AuthDeps, type SigningKey } from './auth.js';
+import { admitVerifiedRequest, verifyMerchantSignature, requireDeclaredAccess, requireDeclaredEffect, type AuthDeps, type SigningKey } from './auth.js';
 import type { ReplayGuard } from './replay-guard.js';
 import { createMetrics, type Metrics } from './metrics.js';
 
@@ -20,6 +20,8 @@ declare module 'fastify' {
     merchant: import('../merchants/merchant-service.js').Merchant | null;
     /** The API key that signed a merchant request. */
     signingKey: SigningKey | null;
+    /** A readAhead route's one-time rule and rate limit, still to be judged when its answer is sent. */
+    admission: Promise<void> | null;
   }
 }
 
@@ -109,6 +111,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   app.decorateRequest('bodyError', null);
   app.decorateRequest('merchant', null);
   app.decorateRequest('signingKey', null);
+  app.decorateRequest('admission', null);
   registerJsonParser(app, options.bodyLimitBytes);
 
   const metrics = createMetrics();
@@ -147,6 +150,12 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
  * The merchant API's scope: every route in it needs application/json, a valid signature and a
  * declared effect (read or state-changing, for the one-time signature rule), key scope and money
  * movement (for the key's scope and the IP allow-list) before its schema runs.
+ *
+ * A route that declares readAhead starts its read as soon as the signature verifies, while the
+ * Signature's record commits (one database round trip and one fsync, on PostgreSQL the longest wait of a
+ * read): its answer, whatever it is, is held until that record is on disk and the rate limit has
+ * counted it, and replaced by their error if they refuse the request. Every other route runs only after
+ * both.
  */
 export async function registerSignedScope(app: App, prefix: string, auth: AuthDeps, routes: (scope: App) => Promise<void>): Promise<void> {
   await app.register(
@@ -155,10 +164,33 @@ export async function registerSignedScope(app: App, prefix: string, auth: AuthDe
       scope.addHook('onRoute', requireDeclaredAccess);
       scope.addHook('preValidation', async (request) => {
         if (!isJsonRequest(request)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
-        const caller = await authenticateMerchant(request, auth);
-        request.merchant = caller.merchant;
-        request.signingKey = caller.key;
+        const verified = await verifyMerchantSignature(request, auth);
+        request.merchant = verified.merchant;
+        request.signingKey = verified.key;
+        const admission = admitVerifiedRequest(request, auth, verified);
+        if (request.routeOptions.config.readAhead === true && !request.routeOptions.config.changesState) {
+          // Judged in onSend below; handled here so that an answer never sent (the client gone) leaves
+          // no unhandled rejection behind.
+          admission.catch(() => undefined);
+          request.admission = admission;
+        } else {
+          await admission;
+        }
         if (request.bodyError) throw new AppError('INVALID_JSON', request.bodyError);
+      });
+      scope.addHook('onSend', async (request, reply, payload) => {
+        const admission = request.admission;
+        if (admission === null) return payload;
+        request.admission = null;
+        try {
+          await admission;
+          return payload;
+        } catch (error) {
+          const appError = toAppError(error);
+          request.log[logLevelFor(appError.status)]({ err: error, reason: appError.reason }, 'request refused');
+          void reply.code(appError.status).headers(appError.headers ?? {}).type('application/json; charset=utf-8');
+          return JSON.stringify(errorBody(appError));
+        }
       });
       await routes(scope);
     },

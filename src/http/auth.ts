@@ -27,6 +27,12 @@ declare module 'fastify' {
      * calls an IP allow-list of scope `money` guards. Every merchant route declares it.
      */
     movesMoney?: boolean;
+    /**
+     * The route only reads this service's own database (no upstream call, no write): its read may run
+     * while the Signature's record commits, and its answer waits for that record and the rate limit
+     * (registerSignedScope). A request they refuse gets their error; what it read is thrown away.
+     */
+    readAhead?: boolean;
   }
 }
 
@@ -142,7 +148,14 @@ function checkKeyScope(request: FastifyRequest, key: VerifierKey): void {
   }
 }
 
-export async function authenticateMerchant(request: FastifyRequest, deps: AuthDeps): Promise<AuthenticatedCaller> {
+/** A request whose signature verified: who signed it, before the one-time rule and the rate limit. */
+export interface VerifiedRequest extends AuthenticatedCaller {
+  readonly signature: string;
+  readonly timestampSeconds: number;
+}
+
+/** Contract section 6 up to the signature, then the IP allow-list and the key's scope. */
+export async function verifyMerchantSignature(request: FastifyRequest, deps: AuthDeps): Promise<VerifiedRequest> {
   const merchantId = header(request, 'merchantid');
   const timestamp = header(request, 'timestamp');
   const signature = header(request, 'signature');
@@ -170,7 +183,17 @@ export async function authenticateMerchant(request: FastifyRequest, deps: AuthDe
   if (merchant.status !== 'active') throw new AppError('MERCHANT_DISABLED', 'This merchant is disabled.');
   checkIpAllowList(request, credentials);
   checkKeyScope(request, key);
-  const outcome = await deps.replay.claim(signature, merchant.id, Number(timestamp), useOf(request));
+  return { merchant, key: { id: key.id, scope: key.scope }, signature, timestampSeconds: Number(timestamp) };
+}
+
+/**
+ * The rest of contract section 6 for a verified request: the one-time rule (the Signature's record is
+ * committed before this resolves), then the merchant's rate limit. Rejects with SIGNATURE_REUSED or
+ * RATE_LIMITED.
+ */
+export async function admitVerifiedRequest(request: FastifyRequest, deps: AuthDeps, verified: VerifiedRequest): Promise<void> {
+  const { merchant } = verified;
+  const outcome = await deps.replay.claim(verified.signature, merchant.id, verified.timestampSeconds, useOf(request));
   if (outcome === 'refused') {
     throw new AppError('SIGNATURE_REUSED', 'This Signature was already accepted on another path; sign each request for its own endpoint.');
   }
@@ -181,5 +204,4 @@ export async function authenticateMerchant(request: FastifyRequest, deps: AuthDe
       'retry-after': String(retryAfterSeconds),
     });
   }
-  return { merchant, key: { id: key.id, scope: key.scope } };
 }

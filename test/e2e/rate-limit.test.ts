@@ -109,6 +109,23 @@ describe('what spends the budget', () => {
   });
 });
 
+describe('a read route over the budget', () => {
+  it('answers 429 with Retry-After instead of the page it read', async () => {
+    const { instances, clock } = await startInstances(1);
+    const api = instances[0]!;
+    const merchant = await merchantWithLimit(api, clock, 2);
+    const pages = Array.from({ length: 3 }, (_, i) => merchant.client.buildSignedRequest(`{"limit":${i + 1}}`));
+    const answers = [];
+    for (const page of pages) {
+      const response = await fetch(`${api.baseUrl}/v1/api/payment/list`, { method: 'POST', headers: page.headers, body: page.body });
+      answers.push({ status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.json() });
+    }
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 429]);
+    expect(answers[2]!.body).toEqual({ code: '429', message: 'RATE_LIMITED', data: { detail: expect.any(String) } });
+    expect(answers[2]!.retryAfter).toMatch(/^[1-9]\d*$/);
+  });
+});
+
 describe('RATE_LIMIT_STORE=database', () => {
   it('shares one budget between two instances: 2N requests split across both get N through', async () => {
     const { instances, clock } = await startInstances(2, { RATE_LIMIT_STORE: 'database' });
