@@ -37,7 +37,7 @@ export async function buildApp(services: Services): Promise<AppHandle> {
   const limiter = createRateLimiter(settings.rateLimitStore, store, clock);
   const auth = { merchants, clock, replay, limiter, windowSeconds: settings.signatureWindowSeconds };
 
-  await registerSignedScope(app, '/v1/api', auth, async (scope) => {
+  await registerSignedScope(app, '/v1/api', auth, http.isClosing, async (scope) => {
     await scope.register(merchantRoutes, { ledger, rates, banks: services.banks, payments, payouts, webhooks, reporting: services.reporting, listRecords });
   });
   await app.register(adminRoutes, {

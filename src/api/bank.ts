@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { publicBanksFor, type PublicBankEntry } from '../domain/banks/index.js';
 import { ok } from '../http/envelope.js';
 import type { BankDirectory } from '../domain/banks/upstream-banks.js';
-import { merchantOf, DATABASE_READ } from './merchant-request.js';
+import { merchantOf } from './merchant-request.js';
 import type { Currency } from '../core/money.js';
 import { CurrencyBody } from './schemas/currency.js';
 import { BankEntry } from './schemas/payout.js';
@@ -33,7 +33,7 @@ export const bankRoutes: FastifyPluginAsyncTypebox<BankRouteOptions> = async (ap
   app.post(
     '/payout/bankCode',
     {
-      config: DATABASE_READ,
+      config: { changesState: false, keyScope: 'read', movesMoney: false },
       schema: {
         operationId: 'payoutBankCodes',
         tags: ['payout'],

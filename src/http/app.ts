@@ -9,7 +9,7 @@ import { newId } from '../core/ids.js';
 import { errorBody } from './envelope.js';
 import { toAppError } from './errors.js';
 import { answerClientError } from './client-errors.js';
-import { admitVerifiedRequest, verifyMerchantSignature, requireDeclaredAccess, requireDeclaredEffect, type AuthDeps, type SigningKey } from './auth.js';
+import { admitVerifiedRequest, mayReadAhead, verifyMerchantSignature, requireDeclaredAccess, requireDeclaredEffect, type AuthDeps, type SigningKey } from './auth.js';
 import type { ReplayGuard } from './replay-guard.js';
 import { createMetrics, type Metrics } from './metrics.js';
 
@@ -153,11 +153,18 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
  *
  * A route that declares readAhead starts its read as soon as the signature verifies, while the
  * Signature's record commits (one database round trip and one fsync, on PostgreSQL the longest wait of a
- * read): its answer, whatever it is, is held until that record is on disk and the rate limit has
- * counted it, and replaced by their error if they refuse the request. Every other route runs only after
- * both.
+ * read), unless the merchant's rate budget is known to be spent (mayReadAhead): its answer, whatever it
+ * is, is held until that record is on disk and the rate limit has counted it, and replaced by their
+ * error (or by the record's own failure, 503 or 500) if they refuse the request. Every other route runs
+ * only after both.
  */
-export async function registerSignedScope(app: App, prefix: string, auth: AuthDeps, routes: (scope: App) => Promise<void>): Promise<void> {
+export async function registerSignedScope(
+  app: App,
+  prefix: string,
+  auth: AuthDeps,
+  isClosing: () => boolean,
+  routes: (scope: App) => Promise<void>,
+): Promise<void> {
   await app.register(
     async (scope) => {
       scope.addHook('onRoute', requireDeclaredEffect);
@@ -168,9 +175,10 @@ export async function registerSignedScope(app: App, prefix: string, auth: AuthDe
         request.merchant = verified.merchant;
         request.signingKey = verified.key;
         const admission = admitVerifiedRequest(request, auth, verified);
-        if (request.routeOptions.config.readAhead === true && !request.routeOptions.config.changesState) {
+        if (mayReadAhead(request, auth, verified)) {
           // Judged in onSend below; handled here so that an answer never sent (the client gone) leaves
-          // no unhandled rejection behind.
+          // no unhandled rejection behind. A refused request's read is thrown away: a request refused
+          // by the one-time rule (a Signature first accepted on a state-changing path) still costs one.
           admission.catch(() => undefined);
           request.admission = admission;
         } else {
@@ -184,8 +192,11 @@ export async function registerSignedScope(app: App, prefix: string, auth: AuthDe
         request.admission = null;
         try {
           await admission;
+          // The drain may have begun while the answer waited (the app's own onSend ran before).
+          if (isClosing()) reply.header('connection', 'close');
           return payload;
         } catch (error) {
+          if (isClosing()) reply.header('connection', 'close');
           const appError = toAppError(error);
           request.log[logLevelFor(appError.status)]({ err: error, reason: appError.reason }, 'request refused');
           void reply.code(appError.status).headers(appError.headers ?? {}).type('application/json; charset=utf-8');

@@ -187,6 +187,19 @@ export async function verifyMerchantSignature(request: FastifyRequest, deps: Aut
 }
 
 /**
+ * Whether a verified request's route may start its read before the one-time rule and the rate limit
+ * have judged it (readAhead): only a read route, and only while the merchant's rate budgets, fresh and
+ * repeat, may have room, so that a merchant over its limit (or a replay over the repeats' budget) costs
+ * no read.
+ */
+export function mayReadAhead(request: FastifyRequest, deps: AuthDeps, verified: VerifiedRequest): boolean {
+  const { config } = request.routeOptions;
+  if (config.readAhead !== true || config.changesState !== false) return false;
+  const { id, rateLimitPerSecond } = verified.merchant;
+  return deps.limiter.mayHaveRoom(id, rateLimitPerSecond) && deps.limiter.mayHaveRoom(repeatBucket(id), rateLimitPerSecond);
+}
+
+/**
  * The rest of contract section 6 for a verified request: the one-time rule (the Signature's record is
  * committed before this resolves), then the merchant's rate limit. Rejects with SIGNATURE_REUSED or
  * RATE_LIMITED.

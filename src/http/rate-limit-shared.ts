@@ -71,6 +71,8 @@ interface Counted {
 export class SharedRateLimiter implements RateLimiter {
   private readonly takes = new GroupBatch<PendingTake, number>(MAX_TAKES_PER_FLUSH, (batch) => this.retryAfter(batch));
   private readonly leases = new Map<string, Lease>();
+  /** Buckets this process saw refused, with the second they were refused in (mayHaveRoom). */
+  private readonly spent = new Map<string, number>();
   /** Windows before this one have been deleted by this process. */
   private prunedBeforeS = 0;
 
@@ -78,6 +80,14 @@ export class SharedRateLimiter implements RateLimiter {
     private readonly db: Db,
     private readonly clock: Clock,
   ) {}
+
+  mayHaveRoom(bucket: string): boolean {
+    const spentInS = this.spent.get(bucket);
+    if (spentInS === undefined) return true;
+    if (spentInS === Math.floor(this.clock.nowMs() / 1000)) return false;
+    this.spent.delete(bucket);
+    return true;
+  }
 
   take(bucket: string, perSecond: number): number | Promise<number> {
     const take: PendingTake = { bucket, windowS: Math.floor(this.clock.nowMs() / 1000), perSecond };
@@ -114,10 +124,16 @@ export class SharedRateLimiter implements RateLimiter {
       entry.takes.forEach((i, k) => {
         outcomes[i] = start + k + 1 <= batch[i]!.perSecond ? 0 : RETRY_AFTER_SECONDS;
       });
+      if (outcomes[entry.takes[entry.takes.length - 1]!] !== 0) this.markSpent(entry.bucket, entry.windowS);
       const leased = Math.min(entry.spare, entry.perSecond - start - entry.takes.length);
       if (leased > 0) this.lease(entry.bucket, entry.windowS, leased);
     }
     return outcomes;
+  }
+
+  private markSpent(bucket: string, windowS: number): void {
+    if (this.spent.size >= MAX_LEASES) this.spent.clear();
+    this.spent.set(bucket, windowS);
   }
 
   private lease(bucket: string, windowS: number, permits: number): void {

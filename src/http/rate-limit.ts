@@ -11,6 +11,12 @@ export type RateLimitStore = 'memory' | 'database';
 export interface RateLimiter {
   /** Counts one request in `bucket`; 0 when it may proceed, else the seconds to wait before retrying. */
   take(bucket: string, perSecond: number): number | Promise<number>;
+  /**
+   * False when this process already knows `bucket` has no request left for now; true when it may have
+   * (nothing spent, no I/O). Read routes start their read before the limit is taken only when it is
+   * true, so a merchant over its limit costs no reads.
+   */
+  mayHaveRoom(bucket: string, perSecond: number): boolean;
 }
 
 interface Bucket {
@@ -25,6 +31,13 @@ export class MemoryRateLimiter implements RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
 
   constructor(private readonly clock: Clock) {}
+
+  mayHaveRoom(key: string, perSecond: number): boolean {
+    const bucket = this.buckets.get(key);
+    if (!bucket) return true;
+    const elapsedMs = Math.max(0, this.clock.nowMs() - bucket.updatedMs);
+    return bucket.tokens + (elapsedMs * perSecond) / 1000 >= 1;
+  }
 
   take(key: string, perSecond: number): number {
     const nowMs = this.clock.nowMs();

@@ -110,19 +110,37 @@ describe('what spends the budget', () => {
 });
 
 describe('a read route over the budget', () => {
-  it('answers 429 with Retry-After instead of the page it read', async () => {
+  it('answers 429 with Retry-After, and reads no page once the budget is known spent', async () => {
     const { instances, clock } = await startInstances(1);
     const api = instances[0]!;
-    const merchant = await merchantWithLimit(api, clock, 2);
-    const pages = Array.from({ length: 3 }, (_, i) => merchant.client.buildSignedRequest(`{"limit":${i + 1}}`));
+    const merchant = await merchantWithLimit(api, clock, 3);
+    const pages = Array.from({ length: 4 }, (_, i) => merchant.client.buildSignedRequest(`{"limit":${i + 1}}`));
+    // One payment to list (spending one of the three), so that a page read shows on /metrics
+    // (PostgreSQL counts the records it serves).
+    const initiate = merchant.client.buildSignedRequest({ merchantRef: 'limited-1', method: 'NATIVE', currency: 'INR', amount: 500, name: 'Payer', email: 'p@example.com', phone: '919876543210', redirectUrl: 'https://merchant.example/return' });
+    expect((await send(api, 'payment/initiate', initiate)).status).toBe(200);
+    const recordsServed = async (): Promise<number> => {
+      const text = await (await fetch(`${api.baseUrl}/metrics`)).text();
+      const value = (result: string) => Number(new RegExp(`^paygate_list_records_total\\{list="payments",result="${result}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+      return value('hit') + value('miss');
+    };
     const answers = [];
+    const served: number[] = [];
     for (const page of pages) {
       const response = await fetch(`${api.baseUrl}/v1/api/payment/list`, { method: 'POST', headers: page.headers, body: page.body });
       answers.push({ status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.json() });
+      served.push(await recordsServed());
     }
-    expect(answers.map((a) => a.status)).toEqual([200, 200, 429]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 429, 429]);
     expect(answers[2]!.body).toEqual({ code: '429', message: 'RATE_LIMITED', data: { detail: expect.any(String) } });
     expect(answers[2]!.retryAfter).toMatch(/^[1-9]\d*$/);
+    // Once this process knows the budget is spent (the memory limiter from its bucket, the shared one
+    // from the first refusal of the second), a read route waits for the limit before it reads: the last
+    // refused page was never read.
+    if (process.env.TEST_STORE === 'postgres') {
+      expect(served[1]).toBeGreaterThan(served[0]!);
+      expect(served[3]).toBe(served[2]);
+    }
   });
 });
 

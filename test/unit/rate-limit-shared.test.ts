@@ -1,9 +1,11 @@
 // The shared rate limit's leases, on the real store (both stores by TEST_STORE): several limiters on
 // one database stand for several API processes. Whatever the interleaving, no second lets more than
 // the limit through; one process alone gets exactly the limit; and a lease spares the round trips.
+// Last, both limiters' mayHaveRoom, which decides whether a read route may read before it is counted.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
+import { MemoryRateLimiter } from '../../src/http/rate-limit.js';
 import { LEASE_DIVISOR, SharedRateLimiter } from '../../src/http/rate-limit-shared.js';
 import { openTestStore } from '../helpers/store.js';
 
@@ -103,5 +105,40 @@ describe('SharedRateLimiter leases', () => {
     const limiter = new SharedRateLimiter(store.db, clock);
     for (let i = 0; i < 3; i += 1) expect(await limiter.take('lease-c', LEASE_DIVISOR - 1)).toBe(0);
     expect((await counters()).get('lease-c')).toBe(3n);
+  });
+});
+
+describe('mayHaveRoom (whether a read may start before its request is counted)', () => {
+  it('SharedRateLimiter: true until this process saw the bucket refused, false for the rest of that second', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 10, 27, 7, 0, 0));
+    const limiter = new SharedRateLimiter(store.db, clock);
+    const bucket = 'room-shared';
+    expect(limiter.mayHaveRoom(bucket)).toBe(true);
+    expect(await limiter.take(bucket, 2)).toBe(0);
+    expect(await limiter.take(bucket, 2)).toBe(0);
+    expect(limiter.mayHaveRoom(bucket)).toBe(true);
+    expect(await limiter.take(bucket, 2)).toBeGreaterThan(0);
+    expect(limiter.mayHaveRoom(bucket)).toBe(false);
+    expect(limiter.mayHaveRoom('another-bucket')).toBe(true);
+    clock.advance(1000);
+    expect(limiter.mayHaveRoom(bucket)).toBe(true);
+  });
+
+  it('MemoryRateLimiter: false exactly while the bucket holds less than one request, spending nothing', () => {
+    const clock = new ManualClock(Date.UTC(2026, 10, 27, 7, 0, 0));
+    const limiter = new MemoryRateLimiter(clock);
+    const bucket = 'room-memory';
+    expect(limiter.mayHaveRoom(bucket, 2)).toBe(true);
+    expect(limiter.take(bucket, 2)).toBe(0);
+    expect(limiter.mayHaveRoom(bucket, 2)).toBe(true);
+    expect(limiter.mayHaveRoom(bucket, 2)).toBe(true);
+    expect(limiter.take(bucket, 2)).toBe(0);
+    expect(limiter.mayHaveRoom(bucket, 2)).toBe(false);
+    clock.advance(499);
+    expect(limiter.mayHaveRoom(bucket, 2)).toBe(false);
+    clock.advance(1);
+    expect(limiter.mayHaveRoom(bucket, 2)).toBe(true);
+    expect(limiter.take(bucket, 2)).toBe(0);
+    expect(limiter.mayHaveRoom(bucket, 2)).toBe(false);
   });
 });
