@@ -85,6 +85,14 @@ function logLevelFor(status: number): 'error' | 'info' {
   return status >= 500 ? 'error' : 'info';
 }
 
+/** Logs why a request is refused and gives the reply the error's status and headers; answers its envelope. */
+function refusal(error: unknown, request: FastifyRequest, reply: FastifyReply): ReturnType<typeof errorBody> {
+  const appError = toAppError(error);
+  request.log[logLevelFor(appError.status)]({ err: error, reason: appError.reason }, 'request refused');
+  void reply.code(appError.status).headers(appError.headers ?? {});
+  return errorBody(appError);
+}
+
 export function createHttpApp(options: HttpAppOptions): HttpApp {
   let closing = false;
   const app: App = Fastify({
@@ -128,9 +136,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   app.addHook('onResponse', async (request, reply) => metrics.observe(request, reply));
 
   app.setErrorHandler((error, request, reply) => {
-    const appError = toAppError(error);
-    request.log[logLevelFor(appError.status)]({ err: error, reason: appError.reason }, 'request refused');
-    void reply.code(appError.status).headers(appError.headers ?? {}).send(errorBody(appError));
+    void reply.send(refusal(error, request, reply));
   });
   app.setNotFoundHandler((request, reply) => {
     void reply.code(404).send(errorBody(new AppError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}.`)));
@@ -190,18 +196,16 @@ export async function registerSignedScope(
         const admission = request.admission;
         if (admission === null) return payload;
         request.admission = null;
+        let answer = payload;
         try {
           await admission;
-          // The drain may have begun while the answer waited (the app's own onSend ran before).
-          if (isClosing()) reply.header('connection', 'close');
-          return payload;
         } catch (error) {
-          if (isClosing()) reply.header('connection', 'close');
-          const appError = toAppError(error);
-          request.log[logLevelFor(appError.status)]({ err: error, reason: appError.reason }, 'request refused');
-          void reply.code(appError.status).headers(appError.headers ?? {}).type('application/json; charset=utf-8');
-          return JSON.stringify(errorBody(appError));
+          answer = JSON.stringify(refusal(error, request, reply));
+          void reply.type('application/json; charset=utf-8');
         }
+        // The drain may have begun while the answer waited (the app's own onSend ran before).
+        if (isClosing()) reply.header('connection', 'close');
+        return answer;
       });
       await routes(scope);
     },

@@ -26,6 +26,12 @@ interface Bucket {
 
 const MAX_BUCKETS = 100_000;
 
+/** What `bucket` holds at `nowMs`, refilled at `perSecond` up to one second's worth. */
+function tokensAt(bucket: Bucket, nowMs: number, perSecond: number): number {
+  const elapsedMs = Math.max(0, nowMs - bucket.updatedMs);
+  return Math.min(perSecond, bucket.tokens + (elapsedMs * perSecond) / 1000);
+}
+
 /** Refills at `perSecond` with a burst of one second's worth; counts only this process's requests. */
 export class MemoryRateLimiter implements RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
@@ -34,9 +40,7 @@ export class MemoryRateLimiter implements RateLimiter {
 
   mayHaveRoom(key: string, perSecond: number): boolean {
     const bucket = this.buckets.get(key);
-    if (!bucket) return true;
-    const elapsedMs = Math.max(0, this.clock.nowMs() - bucket.updatedMs);
-    return bucket.tokens + (elapsedMs * perSecond) / 1000 >= 1;
+    return bucket === undefined || tokensAt(bucket, this.clock.nowMs(), perSecond) >= 1;
   }
 
   take(key: string, perSecond: number): number {
@@ -47,8 +51,7 @@ export class MemoryRateLimiter implements RateLimiter {
       bucket = { tokens: perSecond, updatedMs: nowMs };
       this.buckets.set(key, bucket);
     }
-    const elapsedMs = Math.max(0, nowMs - bucket.updatedMs);
-    bucket.tokens = Math.min(perSecond, bucket.tokens + (elapsedMs * perSecond) / 1000);
+    bucket.tokens = tokensAt(bucket, nowMs, perSecond);
     bucket.updatedMs = nowMs;
     if (bucket.tokens >= 1) {
       bucket.tokens -= 1;

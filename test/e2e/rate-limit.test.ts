@@ -11,6 +11,7 @@ import { buildApp, type AppHandle } from '../../src/server.js';
 import { PaymentClient, type SignedRequest } from '../../sdk/src/index.js';
 import { testConfig } from '../helpers/server.js';
 import { allocateTestDatabase, type TestDatabase } from '../helpers/store.js';
+import { listRecordCounts } from '../helpers/metrics.js';
 
 interface Instance {
   readonly runtime: Runtime;
@@ -120,9 +121,8 @@ describe('a read route over the budget', () => {
     const initiate = merchant.client.buildSignedRequest({ merchantRef: 'limited-1', method: 'NATIVE', currency: 'INR', amount: 500, name: 'Payer', email: 'p@example.com', phone: '919876543210', redirectUrl: 'https://merchant.example/return' });
     expect((await send(api, 'payment/initiate', initiate)).status).toBe(200);
     const recordsServed = async (): Promise<number> => {
-      const text = await (await fetch(`${api.baseUrl}/metrics`)).text();
-      const value = (result: string) => Number(new RegExp(`^paygate_list_records_total\\{list="payments",result="${result}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
-      return value('hit') + value('miss');
+      const { hit, miss } = await listRecordCounts(api.baseUrl);
+      return hit + miss;
     };
     const answers = [];
     const served: number[] = [];

@@ -18,6 +18,7 @@ import { PaymentClient, type SignedRequest } from '../../sdk/src/index.js';
 import { startTestServer, type TestMerchant, type TestServer } from '../helpers/server.js';
 import { entriesOf, fund, initiateBody, paidPayment } from '../payments/api-helpers.js';
 import { usingPostgres } from '../helpers/store.js';
+import { listRecordCounts } from '../helpers/metrics.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -212,9 +213,8 @@ describe.runIf(usingPostgres())('a read route while its Signature record waits t
   }, 60_000);
 
   const pageReads = async (): Promise<number> => {
-    const text = await (await fetch(`${server.baseUrl}/metrics`)).text();
-    const value = (result: string) => Number(new RegExp(`^paygate_list_records_total\\{list="payments",result="${result}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
-    return value('hit') + value('miss');
+    const { hit, miss } = await listRecordCounts(server.baseUrl);
+    return hit + miss;
   };
 
   const insertWaiting = async (): Promise<boolean> => {

@@ -8,6 +8,7 @@ import { initiateBody } from '../payments/api-helpers.js';
 import { fund, payoutBody, until } from '../payouts/helpers.js';
 import { startTestServer, type TestMerchant, type TestServer } from '../helpers/server.js';
 import { allPages, bruteFilter, newestFirst } from './helpers.js';
+import { listRecordCounts } from '../helpers/metrics.js';
 
 let server: TestServer;
 let merchant: TestMerchant;
@@ -277,11 +278,7 @@ describe('a page read again', () => {
   });
 
   it('counts on /metrics the items served from the rendered records and those rendered anew', async () => {
-    const counted = async () => {
-      const text = await (await fetch(`${server.baseUrl}/metrics`)).text();
-      const value = (result: string) => Number(new RegExp(`^paygate_list_records_total\\{list="payments",result="${result}"\\} (\\d+)$`, 'm').exec(text)?.[1]);
-      return { hit: value('hit'), miss: value('miss'), kept: Number(/^paygate_list_records_kept_chars\{list="payments"\} (\d+)$/m.exec(text)?.[1]) };
-    };
+    const counted = () => listRecordCounts(server.baseUrl);
     const before = await counted();
     const page = await merchant.client.request<any>('payment/list', { limit: 5 });
     expect(page.data.items).toHaveLength(5);
