@@ -25,9 +25,10 @@ export interface BenchCase {
   readonly target: CaseTarget | null;
   /**
    * Which server the load goes to. `noop` requests are sent unsigned and may repeat; `service` requests
-   * are signed by the harness, each one once.
+   * are signed by the harness, each one once; `floor` requests too, to bench/floor-server.ts (the bare
+   * signed read the service's reads are measured against).
    */
-  readonly server: 'service' | 'noop';
+  readonly server: 'service' | 'noop' | 'floor';
   /**
    * Expected throughput as a fraction of the no-op route's. Only sizes the pre-signed request list of a
    * first run; later runs use the previous result of the same case and store (bench/results/latest-*.json).
@@ -120,20 +121,36 @@ const spread = (ctx: BenchContext, i: number): { merchant: RequestTemplate['merc
   return { merchant: merchants[i % merchants.length]!, currency: CURRENCIES[Math.floor(i / merchants.length) % CURRENCIES.length]! };
 };
 
-export const CASES: readonly BenchCase[] = [
-  {
-    name: 'account/balance',
-    description: 'Signed balance read, every merchant and currency in turn (signature check, one-time signature record, ledger read).',
-    target: { ratio: 0.4, p99Ms: 10 },
-    server: 'service',
-    expectedRatio: 0.4,
-    async prepare(ctx) {
-      return (i) => {
-        const { merchant, currency } = spread(ctx, i);
-        return { merchant, path: 'account/balance', body: { currency } };
-      };
-    },
+const accountBalance: BenchCase = {
+  name: 'account/balance',
+  description: 'Signed balance read, every merchant and currency in turn (signature check, one-time signature record, ledger read).',
+  target: { ratio: 0.4, p99Ms: 10 },
+  server: 'service',
+  expectedRatio: 0.4,
+  async prepare(ctx) {
+    return (i) => {
+      const { merchant, currency } = spread(ctx, i);
+      return { merchant, path: 'account/balance', body: { currency } };
+    };
   },
+};
+
+/**
+ * The same requests to bench/floor-server.ts: the least a signed read must do (body, Timestamp window,
+ * Signature, its durable one-time record by group commit, the balance row), written bare on the same
+ * parts. Its ratio is the ceiling of any signed read on this machine with them (docs/benchmarks.md).
+ */
+const signedReadFloor: BenchCase = {
+  ...accountBalance,
+  name: 'signed read floor (bare)',
+  description: `${accountBalance.description} Sent to a bare server that does only what contract sections 6 and 12 require of it.`,
+  server: 'floor',
+  diagnostic: true,
+};
+
+export const CASES: readonly BenchCase[] = [
+  signedReadFloor,
+  accountBalance,
   {
     name: 'payout/bankCode',
     description: 'Signed IDR bank list (about 150 entries), every merchant in turn (signature check, one-time signature record, static list).',

@@ -23,7 +23,7 @@ import { combineLoads, PAIRED_ROUNDS, windowRates } from './paired.js';
 import { summariseProfile, type Profile } from './profile-summary.js';
 import { InspectorProfiler } from './profiler.js';
 import { formatTable, machineNotes, MEMORY_TARGET_MIB, RESULTS_DIR, previousRates, verdictOf, writeResult, type CaseResult, type StoreResult } from './report.js';
-import { cleanupAll, freePort, killAll, postgresReachable, startNoopServer, startService, vacuumWithoutAutovacuum, type RunningProcess, type RunningService, type StoreKind } from './service.js';
+import { cleanupAll, freePort, killAll, postgresReachable, startFloorServer, startNoopServer, startService, vacuumWithoutAutovacuum, type BenchServer, type RunningProcess, type RunningService, type StoreKind } from './service.js';
 import { apiPath, RequestSigner, type RequestTemplate } from './signing.js';
 
 interface Settings {
@@ -179,6 +179,8 @@ function unsignedRequests(templates: RequestTemplate[]): PreparedRequest[] {
 interface Servers {
   readonly service: RunningProcess;
   readonly noop: RunningProcess;
+  /** The bare signed read (bench/floor-server.ts); on the run's service only, not on the million twins. */
+  readonly floor?: RunningProcess;
   /** The bank simulator's own process: watched so its CPU is neither the service's nor "other processes". */
   readonly simulator: RunningProcess;
 }
@@ -301,7 +303,7 @@ function describe(
   const { verdict, notes } = verdictOf(benchCase.target, load, ratio);
   const perRequest = (ms: number | undefined): number | null => (ms !== undefined && load.requests > 0 ? (ms * 1000) / load.requests : null);
   const serverCpuUsPerRequest = perRequest(load.cpu?.processMs[benchCase.server]);
-  const databaseCpuUsPerRequest = store === 'postgres' && benchCase.server === 'service' ? perRequest(load.cpu?.processMs.postgres) : null;
+  const databaseCpuUsPerRequest = store === 'postgres' && benchCase.server !== 'noop' ? perRequest(load.cpu?.processMs.postgres) : null;
   const simulatorCpuUsPerRequest = benchCase.server === 'service' ? perRequest(load.cpu?.processMs.simulator) : null;
   const statementsPerRequest = load.counted !== null && load.requests > 0 ? load.counted / load.requests : null;
   if (load.cpu && load.cpu.foreignShare > FOREIGN_CPU_WARNING) {
@@ -335,7 +337,7 @@ function describe(
     target: benchCase.target,
     load,
     ratio: benchCase.target === null ? null : ratio,
-    verdict: problems.length > 0 && verdict === 'PASS' ? 'MISS' : verdict,
+    verdict: benchCase.diagnostic ? 'INFO' : problems.length > 0 && verdict === 'PASS' ? 'MISS' : verdict,
     notes,
     signSeconds,
     serverCpuUsPerRequest,
@@ -422,6 +424,12 @@ interface Prepared {
   nextIndex: number;
 }
 
+function serverOf(servers: Servers, benchCase: BenchCase): RunningProcess {
+  const server = servers[benchCase.server];
+  if (server === undefined) throw new Error(`${benchCase.name}: no ${benchCase.server} server here`);
+  return server;
+}
+
 /** One window of a prepared case: pre-signs from `prepared.nextIndex` on, measures, advances the index. */
 async function measureWindow(
   benchCase: BenchCase,
@@ -434,8 +442,8 @@ async function measureWindow(
   const { servers, profiler, ctx } = target;
   const measure = async (requests: PreparedRequest[]): Promise<LoadResult> => {
     const result = await runLoad({
-      origin: servers[benchCase.server].baseUrl,
-      watch: { service: servers.service.pid, noop: servers.noop.pid, simulator: servers.simulator.pid },
+      origin: serverOf(servers, benchCase).baseUrl,
+      watch: { service: servers.service.pid, noop: servers.noop.pid, simulator: servers.simulator.pid, ...(servers.floor ? { floor: servers.floor.pid } : {}) },
       requests,
       connections: benchCase.connections ?? settings.connections,
       warmupMs: settings.warmupSeconds * 1000,
@@ -607,6 +615,8 @@ async function runStore(store: StoreKind, settings: Settings, signer: RequestSig
   const profiler = settings.profile ? await InspectorProfiler.connect(inspectPort) : null;
   let twins: { small: Twin; big: Twin } | null = null;
   const twinPeaks: ({ rssMiB: number; peakMiB: number } | null)[] = [];
+  let floor: BenchServer | null = null;
+  let floorProfiler: InspectorProfiler | null = null;
   try {
     const ctx = createContext({
       store,
@@ -622,20 +632,27 @@ async function runStore(store: StoreKind, settings: Settings, signer: RequestSig
     log(`  service pid ${service.pid} at ${service.baseUrl}; ${ctx.merchants.length} merchants (${Object.entries(keyTypes).map(([t, n]) => `${n} ${t}`).join(', ')})`);
 
     const previous = previousRates(store);
-    const servers: Servers = { service, noop, simulator: service.simulator };
+    const selected = (settings.million ? ALL_CASES : CASES).filter((c) => settings.caseFilters.length === 0 || settings.caseFilters.some((f) => c.name.toLowerCase().includes(f)));
+    if (selected.some((c) => c.server === 'floor')) {
+      const floorInspectPort = settings.profile ? await freePort() : 0;
+      floor = await startFloorServer(store, ctx.merchants, settings.profile ? [`--inspect=127.0.0.1:${floorInspectPort}`] : []);
+      floorProfiler = settings.profile ? await InspectorProfiler.connect(floorInspectPort) : null;
+    }
+    const servers: Servers = { service, noop, simulator: service.simulator, ...(floor ? { floor } : {}) };
     const main: Target = { ctx, servers, profiler };
     const { result: reference } = await runCase(NOOP_CASE, main, settings, signer, 0, null);
     reference.notes.push(...machineNotes(reference.serverCpuUsPerRequest));
     const noopRps = reference.load?.rps || null;
     const noopFigures = noopRps ? { rps: noopRps, cpuUsPerRequest: reference.serverCpuUsPerRequest } : null;
     const results: CaseResult[] = [reference];
-    const selected = (settings.million ? ALL_CASES : CASES).filter((c) => settings.caseFilters.length === 0 || settings.caseFilters.some((f) => c.name.toLowerCase().includes(f)));
     const expectedOf = (benchCase: BenchCase): number =>
       // The larger of the last run's rate (a quiet machine, a faster build) and the case's own guess.
       Math.max(previous.get(benchCase.name) ?? 0, (noopRps ?? 10_000) * benchCase.expectedRatio);
     const runOnMain = async (benchCase: BenchCase): Promise<CaseResult> => {
       await settle(servers, benchCase.name, [ctx.database.pgSchema]);
-      return (await runCase(benchCase, main, settings, signer, expectedOf(benchCase), noopFigures)).result;
+      // A floor case's profile is the floor server's, not the service's.
+      const target = benchCase.server === 'floor' ? { ...main, profiler: floorProfiler } : main;
+      return (await runCase(benchCase, target, settings, signer, expectedOf(benchCase), noopFigures)).result;
     };
     for (const benchCase of selected) {
       let result: CaseResult;
@@ -692,6 +709,11 @@ async function runStore(store: StoreKind, settings: Settings, signer: RequestSig
     return result;
   } finally {
     profiler?.close();
+    floorProfiler?.close();
+    if (floor) {
+      await floor.stop();
+      await floor.cleanup();
+    }
     await service.stop();
     await service.cleanup();
     if (twins) await stopTwins(twins);

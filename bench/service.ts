@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import type { MerchantKey } from '../sdk/src/signing.js';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const BENCH_PG_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
@@ -330,13 +331,40 @@ export async function startService(store: StoreKind, options: { extraEnv?: Recor
 }
 
 /** Starts bench/noop-server.ts and waits for its /healthz. */
-export async function startNoopServer(): Promise<RunningProcess & { cleanup(): Promise<void> }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-bench-noop-'));
-  const logFile = path.join(dir, 'noop.log');
+export const startNoopServer = (): Promise<BenchServer> => startBenchServer('noop', 'bench/noop-server.ts', () => ({}));
+
+/**
+ * Starts bench/floor-server.ts (the bare signed read) for `merchants`, on its own SQLite file or its own
+ * PostgreSQL schema (dropped at clean-up), and waits for its /healthz.
+ */
+export async function startFloorServer(store: StoreKind, merchants: readonly { id: string; key: MerchantKey }[], nodeArgs: string[] = []): Promise<BenchServer> {
+  const schema = store === 'postgres' ? `bench_floor_${crypto.randomBytes(6).toString('hex')}` : null;
+  const server = await startBenchServer('floor', 'bench/floor-server.ts', (dir): Record<string, string> => {
+    const keysFile = path.join(dir, 'keys.json');
+    fs.writeFileSync(keysFile, JSON.stringify(merchants.map((m) => ({ id: m.id, key: m.key }))), { mode: 0o600 });
+    return schema === null
+      ? { FLOOR_KEYS: keysFile, FLOOR_SQLITE: path.join(dir, 'floor.sqlite') }
+      : { FLOOR_KEYS: keysFile, FLOOR_PG_URL: BENCH_PG_URL, FLOOR_PG_SCHEMA: schema };
+  }, nodeArgs);
+  return {
+    ...server,
+    cleanup: async () => {
+      await server.cleanup();
+      if (schema) await dropSchema(schema).catch((error) => process.stderr.write(`could not drop schema ${schema}: ${String(error)}\n`));
+    },
+  };
+}
+
+export type BenchServer = RunningProcess & { cleanup(): Promise<void> };
+
+/** One of the bench's own servers (a file under bench/) in a directory of its own; `env` may write files there. */
+async function startBenchServer(name: string, script: string, env: (dir: string) => Record<string, string>, nodeArgs: string[] = []): Promise<BenchServer> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `paygate-bench-${name}-`));
+  const logFile = path.join(dir, `${name}.log`);
   const port = await freePort();
-  const child = spawnNode('noop', 'bench/noop-server.ts', { PORT: String(port) }, logFile);
+  const child = spawnNode(name, script, { ...env(dir), PORT: String(port) }, logFile, nodeArgs);
   const baseUrl = `http://127.0.0.1:${port}`;
-  const handle = processHandle('noop', child, baseUrl, logFile);
+  const handle = processHandle(name, child, baseUrl, logFile);
   const removeDir = async (): Promise<void> => fs.rmSync(dir, { recursive: true, force: true });
   const emergency = async (): Promise<void> => {
     await handle.stop(1000);

@@ -1,0 +1,167 @@
+// The floor of a signed read: the least that contract sections 6 and 12 let any server do for a signed
+// `account/balance`, written bare on the same parts as the service (Fastify, node:crypto through the
+// SDK's own verifiers, better-sqlite3 in WAL with synchronous=FULL, or node-postgres with
+// synchronous_commit=on): parse the body, check the Timestamp window, verify the Signature (RSA-SHA512
+// or HMAC-SHA256), record it as used in the database before answering (one statement and one commit for
+// every request that arrives together, so the record is as cheap as group commit makes it), answer the
+// envelope with the balance. The balance itself comes from memory, which only flatters the floor (the
+// service reads its ledger). No logging, hooks, schema validation, rate limit, metrics, tracing, error
+// envelopes beyond the two refusals, or background work. Its rate against the no-op route, measured in
+// the same run (bench/cases.ts, `signed read floor`), is more than any signed read can reach on the
+// machine with these parts; what the service loses against it is what its own code costs.
+//
+// Run as its own process by bench/run.ts. Environment: PORT; FLOOR_KEYS (a JSON file of the merchants'
+// ids and keys, written by the bench); FLOOR_SQLITE (a database file) or FLOOR_PG_URL with FLOOR_PG_SCHEMA.
+import crypto, { type KeyObject } from 'node:crypto';
+import fs from 'node:fs';
+import Fastify from 'fastify';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { verifyHmacSha256, verifyRsaSha512, type MerchantKey } from '../sdk/src/signing.js';
+
+const WINDOW_SECONDS = 300;
+const TTL_MS = 600_000;
+const CURRENCIES = ['INR', 'EGP', 'NGN', 'IDR'];
+
+type Verifier = (body: string, timestamp: string, signature: string) => boolean;
+
+function verifierOf(key: MerchantKey): Verifier {
+  if (key.type === 'RSA-SHA512') {
+    const publicKey: KeyObject = crypto.createPublicKey(key.privateKeyPem);
+    return (body, timestamp, signature) => verifyRsaSha512(publicKey, body, timestamp, signature);
+  }
+  const secret = crypto.createSecretKey(Buffer.from(key.secret, 'utf8'));
+  return (body, timestamp, signature) => verifyHmacSha256(secret, body, timestamp, signature);
+}
+
+interface Claim {
+  readonly hash: string;
+  readonly merchantId: string;
+  readonly expiresAtMs: number;
+  readonly settle: (first: boolean) => void;
+  readonly fail: (error: unknown) => void;
+}
+
+/** The store's one statement: a group's claims in one insert, answering the hashes it wrote. */
+interface FloorStore {
+  insertClaims(claims: readonly Claim[]): Promise<Set<string>>;
+}
+
+const CLAIM_COLUMNS = '(signature_hash, merchant_id, expires_at_ms, path, path_effect)';
+const PATH = '/v1/api/account/balance';
+
+function sqliteStore(file: string): FloorStore {
+  const db = new SQLite(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.exec(`CREATE TABLE used_signatures (signature_hash TEXT PRIMARY KEY, merchant_id TEXT NOT NULL, expires_at_ms INTEGER NOT NULL,
+      path TEXT NOT NULL, path_effect TEXT NOT NULL);
+    CREATE INDEX used_signatures_expiry ON used_signatures (expires_at_ms);`);
+  const inserts = new Map<number, SQLite.Statement>();
+  return {
+    async insertClaims(claims) {
+      let insert = inserts.get(claims.length);
+      if (insert === undefined) {
+        const rows = Array.from({ length: claims.length }, () => "(?, ?, ?, ?, 'read')").join(', ');
+        insert = db.prepare(`INSERT INTO used_signatures ${CLAIM_COLUMNS} VALUES ${rows} ON CONFLICT DO NOTHING RETURNING signature_hash`).pluck();
+        inserts.set(claims.length, insert);
+      }
+      return new Set(insert.all(claims.flatMap((c) => [c.hash, c.merchantId, c.expiresAtMs, PATH])) as string[]);
+    },
+  };
+}
+
+async function postgresStore(url: string, schema: string): Promise<FloorStore> {
+  const pool = new pg.Pool({ connectionString: url, max: 4, options: `-c search_path=${schema} -c synchronous_commit=on` });
+  await pool.query(`CREATE SCHEMA ${schema}`);
+  await pool.query(`CREATE TABLE used_signatures (signature_hash TEXT PRIMARY KEY, merchant_id TEXT NOT NULL, expires_at_ms BIGINT NOT NULL,
+      path TEXT NOT NULL, path_effect TEXT NOT NULL)`);
+  await pool.query('CREATE INDEX used_signatures_expiry ON used_signatures (expires_at_ms)');
+  return {
+    async insertClaims(claims) {
+      const rows = claims.map((_, i) => `($${i * 4 + 1}, $${i * 4 + 2}, $${i * 4 + 3}, $${i * 4 + 4}, 'read')`).join(', ');
+      const result = await pool.query({
+        name: `claims-${claims.length}`,
+        text: `INSERT INTO used_signatures ${CLAIM_COLUMNS} VALUES ${rows} ON CONFLICT DO NOTHING RETURNING signature_hash`,
+        values: claims.flatMap((c) => [c.hash, c.merchantId, c.expiresAtMs, PATH]),
+        rowMode: 'array',
+      });
+      return new Set(result.rows.map((row: string[]) => row[0]!));
+    },
+  };
+}
+
+/** Group commit: the claims that arrive while a group is written wait for the next one. */
+function claimer(store: FloorStore): (hash: string, merchantId: string, expiresAtMs: number) => Promise<boolean> {
+  let queue: Claim[] = [];
+  let flushing = false;
+  const flush = async (): Promise<void> => {
+    if (flushing || queue.length === 0) return;
+    flushing = true;
+    const group = queue;
+    queue = [];
+    // One record per hash in a group: a repeat within it is judged against the first.
+    const firsts = new Map<string, Claim>();
+    for (const claim of group) if (!firsts.has(claim.hash)) firsts.set(claim.hash, claim);
+    try {
+      const won = await store.insertClaims([...firsts.values()]);
+      for (const claim of group) claim.settle(firsts.get(claim.hash) === claim && won.has(claim.hash));
+    } catch (error) {
+      for (const claim of group) claim.fail(error);
+    } finally {
+      flushing = false;
+      if (queue.length > 0) setImmediate(() => void flush());
+    }
+  };
+  return (hash, merchantId, expiresAtMs) =>
+    new Promise((settle, fail) => {
+      queue.push({ hash, merchantId, expiresAtMs, settle, fail });
+      if (!flushing && queue.length === 1) setImmediate(() => void flush());
+    });
+}
+
+const keys = JSON.parse(fs.readFileSync(process.env.FLOOR_KEYS!, 'utf8')) as { id: string; key: MerchantKey }[];
+const verifiers = new Map(keys.map((m) => [m.id, verifierOf(m.key)]));
+const balances = new Map(keys.flatMap((m) => CURRENCIES.map((currency) => [`${m.id}/${currency}`, { currency, available: '0.00', pending: '0.00' }])));
+const store = process.env.FLOOR_PG_URL ? await postgresStore(process.env.FLOOR_PG_URL, process.env.FLOOR_PG_SCHEMA!) : sqliteStore(process.env.FLOOR_SQLITE!);
+const claim = claimer(store);
+
+const app = Fastify({ logger: false, forceCloseConnections: true });
+app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  try {
+    done(null, { raw: body as string, json: JSON.parse(body as string) as unknown });
+  } catch (error) {
+    done(error as Error, undefined);
+  }
+});
+
+const refuse = (message: string) => ({ code: '401', message, data: null });
+
+app.post(PATH, async (request, reply) => {
+  const merchantId = request.headers.merchantid;
+  const timestamp = request.headers.timestamp;
+  const signature = request.headers.signature;
+  const { raw, json } = request.body as { raw: string; json: { currency?: unknown } };
+  const verify = typeof merchantId === 'string' ? verifiers.get(merchantId) : undefined;
+  const seconds = Number(timestamp);
+  if (verify === undefined || typeof timestamp !== 'string' || typeof signature !== 'string' || !Number.isInteger(seconds)) {
+    return reply.code(401).send(refuse('UNAUTHORIZED'));
+  }
+  const nowMs = Date.now();
+  if (Math.abs(nowMs / 1000 - seconds) > WINDOW_SECONDS || !verify(raw, timestamp, signature)) return reply.code(401).send(refuse('UNAUTHORIZED'));
+  const hash = crypto.createHash('sha256').update(signature).digest('hex');
+  if (!(await claim(hash, merchantId as string, Math.max(nowMs + TTL_MS, (seconds + WINDOW_SECONDS + 1) * 1000)))) {
+    return reply.code(401).send(refuse('SIGNATURE_REUSED'));
+  }
+  const balance = balances.get(`${merchantId as string}/${String(json.currency)}`);
+  return balance ? { code: '200', message: 'SUCCESS', data: balance } : reply.code(400).send({ code: '400', message: 'VALIDATION_ERROR', data: null });
+});
+app.get('/healthz', async () => ({ status: 'ok' }));
+
+await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT || 0) });
+
+const stop = (): void => {
+  void app.close().then(() => process.exit(0));
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
