@@ -111,6 +111,34 @@ function parsePublicKey(pem: string): crypto.KeyObject {
   return key;
 }
 
+/** An RSA key pair in PEM (PKCS#8 private, SPKI public). */
+export interface RsaKeyPair {
+  readonly privateKeyPem: string;
+  readonly publicKeyPem: string;
+}
+
+/**
+ * A new RSA-2048 pair, made on libuv's thread pool: finding its primes takes from tens of milliseconds to
+ * over a second, which must neither stop the event loop nor run inside a database transaction.
+ */
+export function generateRsaKeyPair(): Promise<RsaKeyPair> {
+  return new Promise((resolve, reject) => {
+    crypto.generateKeyPair(
+      'rsa',
+      { modulusLength: MIN_RSA_BITS, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } },
+      (error, publicKeyPem, privateKeyPem) => (error ? reject(error) : resolve({ privateKeyPem, publicKeyPem })),
+    );
+  });
+}
+
+/** What a key request becomes before its transaction opens: the public key or secret to store, and what to show once. */
+interface KeyMaterial {
+  readonly type: KeyType;
+  readonly publicKeyPem: string | null;
+  readonly privateKeyPem?: string;
+  readonly secret?: string;
+}
+
 export const newMerchantId = (): string => `mch_${crypto.randomBytes(9).toString('base64url').replace(/[-_]/g, 'x')}`;
 const newHmacSecret = (): string => `hsk_${crypto.randomBytes(32).toString('base64url')}`;
 export const newWebhookSecret = (): string => `whsec_${crypto.randomBytes(32).toString('base64')}`;
@@ -156,6 +184,7 @@ export class MerchantService {
     private readonly box: SecretBox,
     private readonly clock: Clock,
     private readonly defaults: { readonly rateLimitPerSecond: number; readonly credentialCacheMs: number; readonly webhookSecretOverlapSeconds?: number },
+    private readonly newRsaKeyPair: () => Promise<RsaKeyPair> = generateRsaKeyPair,
   ) {}
 
   async create(input: CreateMerchantInput, actor: string): Promise<CreatedMerchant> {
@@ -163,6 +192,7 @@ export class MerchantService {
     const id = newMerchantId();
     const nowMs = BigInt(this.clock.nowMs());
     const webhookSecret = newWebhookSecret();
+    const material = await this.keyMaterial(input.key);
     const issued = await this.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('merchants')
@@ -179,7 +209,7 @@ export class MerchantService {
           updated_at_ms: nowMs,
         })
         .execute();
-      const key = await this.insertKey(trx, id, input.key);
+      const key = await this.insertKey(trx, id, input.key, material);
       const details = { name: input.name, mode: input.mode, keyId: key.keyId, keyType: key.type, keyScope: key.scope, ...webhookUrlDetails(input.paymentWebhookUrl, input.payoutWebhookUrl) };
       await recordAudit(trx, { actor, action: 'merchant.create', target: id, merchantId: id, details, nowMs: Number(nowMs) });
       return key;
@@ -302,8 +332,9 @@ export class MerchantService {
 
   async addKey(merchantId: string, request: KeyRequest, actor: string): Promise<IssuedKey> {
     await this.get(merchantId);
+    const material = await this.keyMaterial(request);
     const issued = await this.db.transaction().execute(async (trx) => {
-      const key = await this.insertKey(trx, merchantId, request);
+      const key = await this.insertKey(trx, merchantId, request, material);
       const details = { type: key.type, scope: key.scope, label: request.label ?? null, ownPublicKey: request.publicKeyPem !== undefined };
       await recordAudit(trx, { actor, action: 'key.add', target: key.keyId, merchantId, details, nowMs: this.clock.nowMs() });
       return key;
@@ -399,7 +430,17 @@ export class MerchantService {
     this.forget(id);
   }
 
-  private async insertKey(trx: Executor, merchantId: string, request: KeyRequest): Promise<IssuedKey> {
+  /** The key's secret or public key, checked or made before any transaction opens (an RSA pair on the thread pool). */
+  private async keyMaterial(request: KeyRequest): Promise<KeyMaterial> {
+    if (request.type === 'HMAC-SHA256') return { type: request.type, publicKeyPem: null, secret: newHmacSecret() };
+    if (request.publicKeyPem !== undefined) {
+      return { type: request.type, publicKeyPem: parsePublicKey(request.publicKeyPem).export({ type: 'spki', format: 'pem' }).toString() };
+    }
+    const pair = await this.newRsaKeyPair();
+    return { type: request.type, publicKeyPem: pair.publicKeyPem, privateKeyPem: pair.privateKeyPem };
+  }
+
+  private async insertKey(trx: Executor, merchantId: string, request: KeyRequest, material: KeyMaterial): Promise<IssuedKey> {
     // Touching the merchant row first serializes concurrent key additions for one merchant (a row
     // lock on PostgreSQL, the write lock on SQLite), so the count below cannot be raced past the limit.
     await trx.updateTable('merchants').set({ updated_at_ms: BigInt(this.clock.nowMs()) }).where('id', '=', merchantId).execute();
@@ -414,29 +455,23 @@ export class MerchantService {
     }
     const keyId = `key_${newId().replace(/-/g, '')}`;
     const scope = request.scope ?? 'all';
-    const base = { id: keyId, merchant_id: merchantId, label: request.label ?? null, scope, status: 'active' as const };
-    const createdAt = { created_at_ms: BigInt(this.clock.nowMs()), revoked_at_ms: null };
-    if (request.type === 'HMAC-SHA256') {
-      const secret = newHmacSecret();
-      await trx
-        .insertInto('api_keys')
-        .values({ ...base, ...createdAt, type: request.type, public_key_pem: null, secret_enc: this.box.seal(secret) })
-        .execute();
-      return { keyId, type: request.type, scope, secret };
-    }
-    let privateKeyPem: string | undefined;
-    let publicKeyPem = request.publicKeyPem;
-    if (publicKeyPem === undefined) {
-      const pair = crypto.generateKeyPairSync('rsa', { modulusLength: MIN_RSA_BITS });
-      privateKeyPem = pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-      publicKeyPem = pair.publicKey.export({ type: 'spki', format: 'pem' }).toString();
-    } else {
-      publicKeyPem = parsePublicKey(publicKeyPem).export({ type: 'spki', format: 'pem' }).toString();
-    }
+    const { type, publicKeyPem, privateKeyPem, secret } = material;
     await trx
       .insertInto('api_keys')
-      .values({ ...base, ...createdAt, type: request.type, public_key_pem: publicKeyPem, secret_enc: null })
+      .values({
+        id: keyId,
+        merchant_id: merchantId,
+        label: request.label ?? null,
+        scope,
+        status: 'active',
+        created_at_ms: BigInt(this.clock.nowMs()),
+        revoked_at_ms: null,
+        type,
+        public_key_pem: publicKeyPem,
+        secret_enc: secret === undefined ? null : this.box.seal(secret),
+      })
       .execute();
-    return privateKeyPem ? { keyId, type: request.type, scope, privateKeyPem, publicKeyPem } : { keyId, type: request.type, scope, publicKeyPem };
+    if (secret !== undefined) return { keyId, type, scope, secret };
+    return privateKeyPem === undefined ? { keyId, type, scope, publicKeyPem: publicKeyPem! } : { keyId, type, scope, privateKeyPem, publicKeyPem: publicKeyPem! };
   }
 }
