@@ -269,6 +269,7 @@ function reachNotes(
   noop: { rps: number; cpuUsPerRequest: number | null } | null,
   serverCpuUsPerRequest: number | null,
   connections: number,
+  server: BenchCase['server'],
 ): string[] {
   if (!target || !noop?.rps || !serverCpuUsPerRequest || load.rps <= 0) return [];
   const notes: string[] = [];
@@ -278,7 +279,7 @@ function reachNotes(
     const ceilingRps = 1e6 / serverCpuUsPerRequest;
     notes.push(
       `reach: ${target.ratio} × no-op is ${Math.round(neededRps).toLocaleString('en-US')} req/s, at most ${budgetUs.toFixed(0)} µs of the ` +
-        `service's CPU per request; it spends ${serverCpuUsPerRequest.toFixed(0)} µs (${(serverCpuUsPerRequest / budgetUs).toFixed(1)} × the budget), ` +
+        `${server === 'floor' ? 'floor server' : 'service'}'s CPU per request; it spends ${serverCpuUsPerRequest.toFixed(0)} µs (${(serverCpuUsPerRequest / budgetUs).toFixed(1)} × the budget), ` +
         `so one process cannot pass ${Math.round(ceilingRps).toLocaleString('en-US')} req/s on a core of its own`,
     );
   }
@@ -322,7 +323,7 @@ function describe(
   if (warmupErrors.length) notes.push(`warm-up non-200: ${warmupErrors.map(([r, n]) => `${n} × ${r}`).join(', ')}`);
   if (load.firstNon200) notes.push(`first non-200: ${load.firstNon200}`);
   notes.push(...problems.map((problem) => `check failed: ${problem}`));
-  notes.push(...reachNotes(benchCase.target, load, noop, serverCpuUsPerRequest, connections));
+  notes.push(...reachNotes(benchCase.target, load, noop, serverCpuUsPerRequest, connections, benchCase.server));
   log(
     `  ${benchCase.name}: ${Math.round(load.rps).toLocaleString('en-US')} req/s, p50 ${load.latencyMs.p50.toFixed(2)} ms, ` +
       `p99 ${load.latencyMs.p99.toFixed(2)} ms, non-200 ${load.non200}, server CPU ${serverCpuUsPerRequest?.toFixed(0) ?? '?'} µs/req` +
@@ -682,7 +683,8 @@ async function runStore(store: StoreKind, settings: Settings, signer: RequestSig
         }
       }
       // Which case raised the resident set: the peak is the process's high-water mark so far.
-      const after = ran.memory();
+      // The floor server is not the service: the budget is the service's, so its figures are not shown as such.
+      const after = benchCase.server === 'floor' ? null : ran.memory();
       if (after) log(`  ${benchCase.name}: ${ran === service ? 'service' : 'twin B'} RSS ${after.rssMiB.toFixed(0)} MiB after it (${await heapFigures(ran.baseUrl)}), peak so far ${after.peakMiB.toFixed(0)} MiB`);
       results.push(result);
     }
