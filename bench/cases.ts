@@ -6,8 +6,10 @@ import type { BenchContext } from './context.js';
 import type { RequestTemplate } from './signing.js';
 import { MONEY_CASES } from './cases-money.js';
 import { REPORTING_CASES } from './cases-reporting.js';
+import { CURRENCIES } from '../src/core/money.js';
 
-export const CURRENCIES = ['INR', 'EGP', 'NGN', 'IDR'] as const;
+/** The cases' currencies are the service's (core/money.ts). */
+export { CURRENCIES };
 
 export interface CaseTarget {
   /** Minimum throughput as a fraction of the no-op route's, measured in the same run. */

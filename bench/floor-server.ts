@@ -18,10 +18,13 @@ import Fastify from 'fastify';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { verifyHmacSha256, verifyRsaSha512, type MerchantKey } from '../sdk/src/signing.js';
+import { GroupBatch } from '../src/core/group-batch.js';
+import { CURRENCIES } from '../src/core/money.js';
 
 const WINDOW_SECONDS = 300;
 const TTL_MS = 600_000;
-const CURRENCIES = ['INR', 'EGP', 'NGN', 'IDR'];
+/** As the service's ReplayGuard: one group's claims, one statement and one commit. */
+const MAX_CLAIMS_PER_GROUP = 512;
 
 type Verifier = (body: string, timestamp: string, signature: string) => boolean;
 
@@ -38,8 +41,6 @@ interface Claim {
   readonly hash: string;
   readonly merchantId: string;
   readonly expiresAtMs: number;
-  readonly settle: (first: boolean) => void;
-  readonly fail: (error: unknown) => void;
 }
 
 /** The store's one statement: a group's claims in one insert, answering the hashes it wrote. */
@@ -50,13 +51,18 @@ interface FloorStore {
 const CLAIM_COLUMNS = '(signature_hash, merchant_id, expires_at_ms, path, path_effect)';
 const PATH = '/v1/api/account/balance';
 
+/** The table and index of the service's one-time signatures, with the store's 64-bit integer type. */
+const claimsTable = (integer: string): string[] => [
+  `CREATE TABLE used_signatures (signature_hash TEXT PRIMARY KEY, merchant_id TEXT NOT NULL, expires_at_ms ${integer} NOT NULL,
+    path TEXT NOT NULL, path_effect TEXT NOT NULL)`,
+  'CREATE INDEX used_signatures_expiry ON used_signatures (expires_at_ms)',
+];
+
 function sqliteStore(file: string): FloorStore {
   const db = new SQLite(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
-  db.exec(`CREATE TABLE used_signatures (signature_hash TEXT PRIMARY KEY, merchant_id TEXT NOT NULL, expires_at_ms INTEGER NOT NULL,
-      path TEXT NOT NULL, path_effect TEXT NOT NULL);
-    CREATE INDEX used_signatures_expiry ON used_signatures (expires_at_ms);`);
+  for (const statement of claimsTable('INTEGER')) db.exec(statement);
   const inserts = new Map<number, SQLite.Statement>();
   return {
     async insertClaims(claims) {
@@ -74,9 +80,7 @@ function sqliteStore(file: string): FloorStore {
 async function postgresStore(url: string, schema: string): Promise<FloorStore> {
   const pool = new pg.Pool({ connectionString: url, max: 4, options: `-c search_path=${schema} -c synchronous_commit=on` });
   await pool.query(`CREATE SCHEMA ${schema}`);
-  await pool.query(`CREATE TABLE used_signatures (signature_hash TEXT PRIMARY KEY, merchant_id TEXT NOT NULL, expires_at_ms BIGINT NOT NULL,
-      path TEXT NOT NULL, path_effect TEXT NOT NULL)`);
-  await pool.query('CREATE INDEX used_signatures_expiry ON used_signatures (expires_at_ms)');
+  for (const statement of claimsTable('BIGINT')) await pool.query(statement);
   return {
     async insertClaims(claims) {
       const rows = claims.map((_, i) => `($${i * 4 + 1}, $${i * 4 + 2}, $${i * 4 + 3}, $${i * 4 + 4}, 'read')`).join(', ');
@@ -91,40 +95,24 @@ async function postgresStore(url: string, schema: string): Promise<FloorStore> {
   };
 }
 
-/** Group commit: the claims that arrive while a group is written wait for the next one. */
-function claimer(store: FloorStore): (hash: string, merchantId: string, expiresAtMs: number) => Promise<boolean> {
-  let queue: Claim[] = [];
-  let flushing = false;
-  const flush = async (): Promise<void> => {
-    if (flushing || queue.length === 0) return;
-    flushing = true;
-    const group = queue;
-    queue = [];
-    // One record per hash in a group: a repeat within it is judged against the first.
+/**
+ * Group commit by the service's own GroupBatch: the claims that arrive while a group is written wait for
+ * the next one. Within a group the first claim of a hash is its candidate; a repeat is refused.
+ */
+function claimer(store: FloorStore): GroupBatch<Claim, boolean> {
+  return new GroupBatch<Claim, boolean>(MAX_CLAIMS_PER_GROUP, async (group) => {
     const firsts = new Map<string, Claim>();
     for (const claim of group) if (!firsts.has(claim.hash)) firsts.set(claim.hash, claim);
-    try {
-      const won = await store.insertClaims([...firsts.values()]);
-      for (const claim of group) claim.settle(firsts.get(claim.hash) === claim && won.has(claim.hash));
-    } catch (error) {
-      for (const claim of group) claim.fail(error);
-    } finally {
-      flushing = false;
-      if (queue.length > 0) setImmediate(() => void flush());
-    }
-  };
-  return (hash, merchantId, expiresAtMs) =>
-    new Promise((settle, fail) => {
-      queue.push({ hash, merchantId, expiresAtMs, settle, fail });
-      if (!flushing && queue.length === 1) setImmediate(() => void flush());
-    });
+    const won = await store.insertClaims([...firsts.values()]);
+    return group.map((claim) => firsts.get(claim.hash) === claim && won.has(claim.hash));
+  });
 }
 
 const keys = JSON.parse(fs.readFileSync(process.env.FLOOR_KEYS!, 'utf8')) as { id: string; key: MerchantKey }[];
 const verifiers = new Map(keys.map((m) => [m.id, verifierOf(m.key)]));
 const balances = new Map(keys.flatMap((m) => CURRENCIES.map((currency) => [`${m.id}/${currency}`, { currency, available: '0.00', pending: '0.00' }])));
 const store = process.env.FLOOR_PG_URL ? await postgresStore(process.env.FLOOR_PG_URL, process.env.FLOOR_PG_SCHEMA!) : sqliteStore(process.env.FLOOR_SQLITE!);
-const claim = claimer(store);
+const claims = claimer(store);
 
 const app = Fastify({ logger: false, forceCloseConnections: true });
 app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
@@ -150,7 +138,7 @@ app.post(PATH, async (request, reply) => {
   const nowMs = Date.now();
   if (Math.abs(nowMs / 1000 - seconds) > WINDOW_SECONDS || !verify(raw, timestamp, signature)) return reply.code(401).send(refuse('UNAUTHORIZED'));
   const hash = crypto.createHash('sha256').update(signature).digest('hex');
-  if (!(await claim(hash, merchantId as string, Math.max(nowMs + TTL_MS, (seconds + WINDOW_SECONDS + 1) * 1000)))) {
+  if (!(await claims.add({ hash, merchantId: merchantId as string, expiresAtMs: Math.max(nowMs + TTL_MS, (seconds + WINDOW_SECONDS + 1) * 1000) }))) {
     return reply.code(401).send(refuse('SIGNATURE_REUSED'));
   }
   const balance = balances.get(`${merchantId as string}/${String(json.currency)}`);

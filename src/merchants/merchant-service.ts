@@ -131,12 +131,10 @@ export function generateRsaKeyPair(): Promise<RsaKeyPair> {
   });
 }
 
-/** What a key request becomes before its transaction opens: the public key or secret to store, and what to show once. */
+/** What a key request becomes before its transaction opens: the columns to store, and what its owner is shown once. */
 interface KeyMaterial {
-  readonly type: KeyType;
-  readonly publicKeyPem: string | null;
-  readonly privateKeyPem?: string;
-  readonly secret?: string;
+  readonly stored: { readonly type: KeyType; readonly public_key_pem: string | null; readonly secret_enc: string | null };
+  readonly shown: Pick<IssuedKey, 'privateKeyPem' | 'publicKeyPem' | 'secret'>;
 }
 
 export const newMerchantId = (): string => `mch_${crypto.randomBytes(9).toString('base64url').replace(/[-_]/g, 'x')}`;
@@ -432,12 +430,17 @@ export class MerchantService {
 
   /** The key's secret or public key, checked or made before any transaction opens (an RSA pair on the thread pool). */
   private async keyMaterial(request: KeyRequest): Promise<KeyMaterial> {
-    if (request.type === 'HMAC-SHA256') return { type: request.type, publicKeyPem: null, secret: newHmacSecret() };
-    if (request.publicKeyPem !== undefined) {
-      return { type: request.type, publicKeyPem: parsePublicKey(request.publicKeyPem).export({ type: 'spki', format: 'pem' }).toString() };
+    const { type } = request;
+    if (type === 'HMAC-SHA256') {
+      const secret = newHmacSecret();
+      return { stored: { type, public_key_pem: null, secret_enc: this.box.seal(secret) }, shown: { secret } };
     }
-    const pair = await this.newRsaKeyPair();
-    return { type: request.type, publicKeyPem: pair.publicKeyPem, privateKeyPem: pair.privateKeyPem };
+    if (request.publicKeyPem !== undefined) {
+      const publicKeyPem = parsePublicKey(request.publicKeyPem).export({ type: 'spki', format: 'pem' }).toString();
+      return { stored: { type, public_key_pem: publicKeyPem, secret_enc: null }, shown: { publicKeyPem } };
+    }
+    const { privateKeyPem, publicKeyPem } = await this.newRsaKeyPair();
+    return { stored: { type, public_key_pem: publicKeyPem, secret_enc: null }, shown: { privateKeyPem, publicKeyPem } };
   }
 
   private async insertKey(trx: Executor, merchantId: string, request: KeyRequest, material: KeyMaterial): Promise<IssuedKey> {
@@ -455,7 +458,6 @@ export class MerchantService {
     }
     const keyId = `key_${newId().replace(/-/g, '')}`;
     const scope = request.scope ?? 'all';
-    const { type, publicKeyPem, privateKeyPem, secret } = material;
     await trx
       .insertInto('api_keys')
       .values({
@@ -466,12 +468,9 @@ export class MerchantService {
         status: 'active',
         created_at_ms: BigInt(this.clock.nowMs()),
         revoked_at_ms: null,
-        type,
-        public_key_pem: publicKeyPem,
-        secret_enc: secret === undefined ? null : this.box.seal(secret),
+        ...material.stored,
       })
       .execute();
-    if (secret !== undefined) return { keyId, type, scope, secret };
-    return privateKeyPem === undefined ? { keyId, type, scope, publicKeyPem: publicKeyPem! } : { keyId, type, scope, privateKeyPem, publicKeyPem: publicKeyPem! };
+    return { keyId, type: material.stored.type, scope, ...material.shown };
   }
 }
