@@ -23,7 +23,7 @@ import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { WebhookService } from './webhooks/service.js';
 import { loadOrCreateServiceKey, ServiceKeyring } from './webhooks/signer.js';
 import { checkWebhookUrlSyntax } from './webhooks/ssrf.js';
-import type { Job } from './core/worker.js';
+import { WorkSignal, type Job } from './core/worker.js';
 import { pino } from 'pino';
 import type { ConnectorDefinition } from './connectors/connector.js';
 import { ConnectorMetrics } from './routing/connector-metrics.js';
@@ -138,6 +138,7 @@ export async function buildRuntime(
     reconciliation,
     people: new PeopleService(store.db, box, clock, config.console),
     reporting,
+    activity: new WorkSignal(),
   };
   const reconciliationJobs = config.reconciliation.daily ? [dailyReconciliationJob(reconciliation, { clock, hourUtc: config.reconciliation.hourUtc, log: logger })] : [];
   return {

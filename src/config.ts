@@ -65,6 +65,8 @@ export interface Config {
   readonly shutdownGraceMs: number;
   /** How often each background job looks for work when it last found none. */
   readonly workerIdleMs: number;
+  /** The longest an idle job waits between looks: its wait doubles up to this while it finds nothing. */
+  readonly workerIdleMaxMs: number;
   /** Rows each upstream-calling job (payouts and every pay-in job, each separately) has in flight in one process. */
   readonly upstreamConcurrency: number;
   /** How the simulator's connector reaches its bank: in-process on a random port unless SIMULATOR_URL is set. */
@@ -170,6 +172,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownDrainMs: int(env, 'SHUTDOWN_DRAIN_MS', 5000, 0, 120_000),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 120_000),
     workerIdleMs: int(env, 'WORKER_IDLE_MS', 500, 10, 60_000),
+    workerIdleMaxMs: int(env, 'WORKER_IDLE_MAX_MS', 2_000, 10, 600_000),
     upstreamConcurrency: int(env, 'UPSTREAM_CONCURRENCY', DEFAULT_JOB_CONCURRENCY, 1, 1000),
     simulator: withinLease(simulatorConfigFromEnv(env)),
     simulatorBank: inProcessConfigFromEnv(env),

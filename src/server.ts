@@ -21,12 +21,21 @@ import type { Services } from './services.js';
 
 export type { AppHandle } from './http/app.js';
 
+const changesState = (method: string, config: { changesState?: boolean } | undefined): boolean =>
+  config?.changesState ?? (method !== 'GET' && method !== 'HEAD');
+
 export async function buildApp(services: Services): Promise<AppHandle> {
   const { config, clock, store, merchants, rates, ledger, fees, webhooks, channels, payments, payouts } = services;
   const settings = config.http;
   const http = createHttpApp({ logLevel: settings.logLevel, bodyLimitBytes: settings.bodyLimitBytes, trustedProxies: settings.trustedProxies });
   const { app } = http;
   countStatements(http.metrics.registry, store.statements);
+  // A state change answered may be work for the background jobs: wake those that were backing off.
+  // Merchant routes say whether they change state (all are POSTs); elsewhere the method says it.
+  app.addHook('onResponse', (request, reply, done) => {
+    if (reply.statusCode < 400 && changesState(request.method, request.routeOptions.config)) services.activity.notify();
+    done();
+  });
   const listRecords = listRecordCaches();
   countListRecords(http.metrics.registry, listRecords);
 

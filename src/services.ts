@@ -6,6 +6,7 @@ import type { ConnectorRouter } from './routing/router.js';
 import type { SimulatorHandle } from './simulator/server.js';
 import type { Config } from './config.js';
 import type { Clock } from './core/clock.js';
+import type { WorkSignal } from './core/worker.js';
 import type { FeeService } from './domain/fees.js';
 import type { BankDirectory } from './domain/banks/upstream-banks.js';
 import type { MerchantService } from './merchants/merchant-service.js';
@@ -47,4 +48,6 @@ export interface Services {
   readonly people: PeopleService;
   /** Lists, statement, settlements and CSV exports of a merchant's own money (docs/reporting.md). */
   readonly reporting: ReportingService;
+  /** Told whenever a state-changing request was answered: wakes background jobs that were backing off. */
+  readonly activity: WorkSignal;
 }

@@ -56,6 +56,8 @@ export function testConfig(database: TestDatabase, env: Record<string, string> =
     WEBHOOK_ALLOW_HOSTS: '127.0.0.1,localhost',
     WEBHOOK_ALLOW_HTTP: 'true',
     WORKER_IDLE_MS: '50',
+    // Jobs poll at their own intervals, as before backoff, unless a test sets a longer ceiling.
+    WORKER_IDLE_MAX_MS: '50',
     // The daily statement fetch would call the simulated bank at start-up, beside what a test counts
     // or faults there; the reconciliation tests switch it on, or run the job themselves.
     RECONCILIATION_DAILY: 'false',
@@ -87,7 +89,10 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   const port = typeof address === 'object' && address ? address.port : 0;
   const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   services.channels.setServiceBaseUrl(baseUrl);
-  const worker = new Worker(options.worker === false ? [] : runtime.jobs, { error: () => undefined });
+  const worker = new Worker(options.worker === false ? [] : runtime.jobs, { error: () => undefined }, {
+    maxIdleMs: runtime.services.config.workerIdleMaxMs,
+    activity: services.activity,
+  });
   worker.start();
 
   return {
