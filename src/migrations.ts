@@ -2,7 +2,7 @@
 // database records in its kysely_migration table. Append new names; never rename, drop or edit one.
 import { addAuditAddress, createAuditLog, generaliseAuditLog } from './audit/audit-migrations.js';
 import { createFeeAndLimitOverrides } from './domain/fee-migrations.js';
-import { addLateResolutions, createPaymentTables, indexPaymentCompletion, indexPaymentsForStatements } from './domain/payments/payment-migrations.js';
+import { addCollectionLeases, addLateResolutions, createPaymentTables, indexPaymentCompletion, indexPaymentsForStatements } from './domain/payments/payment-migrations.js';
 import { addPayoutApprovals } from './domain/payouts/approval-migrations.js';
 import { createPayoutBatches } from './domain/payouts/batch-migrations.js';
 import { addPayoutNameChecks } from './domain/payouts/name-check-migrations.js';
@@ -38,4 +38,5 @@ export const MIGRATIONS: Migrations = {
   '0013_reporting': migrationOf(createReporting),
   '0014_reconciliation': migrationOf(createReconciliationTables, indexPaymentsForStatements, indexPayoutsForStatements),
   '0015_console': migrationOf(addAuditAddress, createPeopleTables),
+  '0016_collection_leases': migrationOf(addCollectionLeases),
 };

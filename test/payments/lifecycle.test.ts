@@ -1,10 +1,13 @@
 // The payment module against the real simulator (service level): collections prepared in the
 // background for every method, Success/Failed applied once however often the news arrives,
 // expiry with the channel's last word, late money, reconciliation of lost callbacks.
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYIN_METHODS } from '../../src/domain/methods.js';
 import { CURRENCIES, type Currency } from '../../src/core/money.js';
-import { findByRef } from '../../src/domain/payments/repository.js';
+import { CLAIM_LEASE_MS } from '../../src/domain/payments/payment-limits.js';
+import { claimCollection, collectionsDue, findByRef } from '../../src/domain/payments/repository.js';
+import { usingPostgres } from '../helpers/store.js';
 import { eventually, paymentRequest, settle, startPaymentHarness, type PaymentHarness } from './harness.js';
 
 const MINUTE_MS = 60_000;
@@ -59,6 +62,50 @@ describe('collections are prepared in the background', () => {
     h.clock.advance(2_000);
     expect(await h.payments.requestDueCollections()).toBe(1);
     expect((await row(ref)).collection_state).toBe('ready');
+  });
+});
+
+describe('a collection claim', () => {
+  const dueRefs = async () => (await collectionsDue(h.db, h.clock.nowMs(), 1000)).map((due) => due.transaction_ref);
+
+  it('holds the request until its lease runs out, lets one of two claims of the same read win, then is taken over', async () => {
+    const { ref } = await pendingPayment('INR', 'NATIVE');
+    const read = await row(ref);
+    expect(await dueRefs()).toContain(ref);
+    expect(await claimCollection(h.db, read, h.clock.nowMs() + CLAIM_LEASE_MS)).toBe(true);
+    expect(await claimCollection(h.db, read, h.clock.nowMs() + CLAIM_LEASE_MS)).toBe(false);
+    const held = await row(ref);
+    expect(held.collection_attempts).toBe(1n);
+    expect(held.collection_next_at_ms).toBe(read.collection_next_at_ms); // the schedule is left alone
+    expect(await dueRefs()).not.toContain(ref);
+    h.clock.advance(CLAIM_LEASE_MS + 1);
+    expect(await dueRefs()).toContain(ref);
+    expect(await claimCollection(h.db, held, h.clock.nowMs() + CLAIM_LEASE_MS)).toBe(true);
+    expect((await row(ref)).collection_attempts).toBe(2n);
+    // The lease ran out of its own: the job takes the request over and prepares the collection.
+    h.clock.advance(CLAIM_LEASE_MS + 1);
+    while ((await h.payments.requestDueCollections()) > 0);
+    expect((await row(ref)).collection_state).toBe('ready');
+  });
+
+  it.runIf(usingPostgres())('rewrites no index entry on PostgreSQL: a HOT update', async () => {
+    const { ref } = await pendingPayment('IDR', 'BNI');
+    const read = await row(ref);
+    // The backend's counts not yet reported include its earlier transactions', so the claim's are
+    // what it adds, read before and after it in one transaction.
+    const counts = await h.db.transaction().execute(async (trx) => {
+      const countsNow = async () =>
+        (
+          await sql<{ updated: number; hot: number }>`
+            SELECT pg_stat_get_xact_tuples_updated('payments'::regclass)::int AS updated,
+                   pg_stat_get_xact_tuples_hot_updated('payments'::regclass)::int AS hot`.execute(trx)
+        ).rows[0]!;
+      const before = await countsNow();
+      expect(await claimCollection(trx, read, h.clock.nowMs() + CLAIM_LEASE_MS)).toBe(true);
+      const after = await countsNow();
+      return { updated: after.updated - before.updated, hot: after.hot - before.hot };
+    });
+    expect(counts).toEqual({ updated: 1, hot: 1 });
   });
 });
 

@@ -72,7 +72,8 @@ export async function askForCollection(deps: PaymentContext, row: PaymentsTable)
     if (error instanceof UpstreamUnavailableError) {
       await deps.db
         .updateTable('payments')
-        .set({ collection_next_at_ms: BigInt(deps.clock.nowMs() + collectionRetryDelayMs(attempts)) })
+        // Due again after the backoff, no longer held: the lease covered this attempt only.
+        .set({ collection_next_at_ms: BigInt(deps.clock.nowMs() + collectionRetryDelayMs(attempts)), collection_lease_until_ms: null })
         .where('transaction_ref', '=', row.transaction_ref)
         .where('collection_state', '=', 'requested')
         .execute();

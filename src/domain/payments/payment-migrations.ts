@@ -1,6 +1,6 @@
 // Pay-in's schema history: payments (checkout token, collection request, reconciliation, refund
 // progress) and late payments. A shipped step is never edited; a change is a new step in src/migrations.ts.
-import type { Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 async function createPayments(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -102,4 +102,17 @@ export async function indexPaymentsForStatements(db: Kysely<any>): Promise<void>
   await db.schema.createIndex('payments_upstream_ref').on('payments').columns(['upstream_ref']).where('upstream_ref', 'is not', null).execute();
   await db.schema.createIndex('payments_refund_upstream_ref').on('payments').columns(['refund_upstream_ref']).where('refund_upstream_ref', 'is not', null).execute();
   await db.schema.createIndex('payments_refunded').on('payments').columns(['refunded_at_ms']).where('refunded_at_ms', 'is not', null).execute();
+}
+
+/**
+ * Step of 0016_collection_leases: the collection job's claim takes its lease in a column of its own,
+ * in no index, instead of moving `collection_next_at_ms` (in `payments_collection_due`). SQLite then
+ * rewrites no index entry for a claim, and PostgreSQL can make it a HOT update, which adds no entry to
+ * any of the table's indexes, when the row's page has room: the fill factor keeps a seventh of each new
+ * page free for that. Before, every payment's claim left a dead entry in each of the table's 15 indexes, which
+ * a large table's vacuum may leave behind (docs/benchmarks.md, session 13).
+ */
+export async function addCollectionLeases(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('payments').addColumn('collection_lease_until_ms', 'bigint').execute();
+  if (db.getExecutor().adapter instanceof PostgresAdapter) await sql`ALTER TABLE payments SET (fillfactor = 85)`.execute(db);
 }

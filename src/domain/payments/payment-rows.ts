@@ -40,8 +40,13 @@ export interface PaymentsTable {
   collection_json: string | null;
   collection_state: CollectionStateColumn;
   collection_attempts: bigint;
-  /** When the collection job may (next) ask the channel; also its lease while a request is in flight. */
+  /** When the collection job may (next) ask the channel. */
   collection_next_at_ms: bigint;
+  /**
+   * Until when the worker that claimed the collection request has it (null before the first claim and
+   * after a retry was scheduled); in no index, so a claim rewrites no index entry.
+   */
+  collection_lease_until_ms: bigint | null;
   /**
    * When reconciliation (or, past expiry, the expiry job) next asks the channel about a pending
    * collection; also the lease while that question is in flight; null when there is nothing to ask.

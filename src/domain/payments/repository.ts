@@ -105,16 +105,23 @@ export async function insertAllIfNew(db: Executor, rows: readonly PaymentsTable[
   return new Set(inserted.map((r) => r.transaction_ref));
 }
 
-/** Payments whose collection the channel should be asked for now. */
+/** Payments whose collection the channel should be asked for now: due, and no worker's lease on them. */
 export async function collectionsDue(db: Executor, nowMs: number, limit: number): Promise<PaymentsTable[]> {
   return db
     .selectFrom('payments')
     .selectAll()
     .where('collection_state', '=', 'requested')
     .where('collection_next_at_ms', '<=', BigInt(nowMs))
+    .where((eb) => eb.or([eb('collection_lease_until_ms', 'is', null), eb('collection_lease_until_ms', '<=', BigInt(nowMs))]))
     .orderBy('collection_next_at_ms')
     .limit(limit)
     .execute();
+}
+
+/** The same test for one row as read: its collection is still to be asked for, it is due, and nobody holds it. */
+export function collectionIsDue(row: PaymentsTable, nowMs: number): boolean {
+  const lease = row.collection_lease_until_ms;
+  return row.collection_state === 'requested' && Number(row.collection_next_at_ms) <= nowMs && (lease === null || Number(lease) <= nowMs);
 }
 
 /** Pending payments past their expiry, oldest first, skipping those waiting to ask the channel again. */
@@ -156,16 +163,19 @@ export async function refundsDue(db: Executor, nowMs: number, limit: number): Pr
 }
 
 /**
- * Takes a collection request for this worker until `leaseUntilMs`: succeeds only if nobody changed
- * the row's schedule since it was read, so two workers never ask the channel at the same time.
+ * Takes a collection request for this worker until `leaseUntilMs`: succeeds only if no other claim
+ * came between (every claim counts an attempt) and the request is still to be made, so two workers
+ * never ask the channel at the same time. It writes only columns in no index (`collection_attempts`,
+ * `collection_lease_until_ms`): no index entry is rewritten, and on PostgreSQL it is a HOT update
+ * when the page has room.
  */
 export async function claimCollection(db: Executor, row: PaymentsTable, leaseUntilMs: number): Promise<boolean> {
   const result = await db
     .updateTable('payments')
-    .set({ collection_next_at_ms: BigInt(leaseUntilMs), collection_attempts: row.collection_attempts + 1n })
+    .set({ collection_lease_until_ms: BigInt(leaseUntilMs), collection_attempts: row.collection_attempts + 1n })
     .where('transaction_ref', '=', row.transaction_ref)
     .where('collection_state', '=', 'requested')
-    .where('collection_next_at_ms', '=', row.collection_next_at_ms)
+    .where('collection_attempts', '=', row.collection_attempts)
     .executeTakeFirst();
   return result.numUpdatedRows === 1n;
 }

@@ -38,7 +38,7 @@ import {
   type RefundResult,
 } from './records.js';
 import { Refunds } from './refunds.js';
-import { findByRef, findByTokenHash, findForMerchant, PaymentRecordReads } from './repository.js';
+import { collectionIsDue, findByRef, findByTokenHash, findForMerchant, PaymentRecordReads } from './repository.js';
 import { PaymentIntakeBatch } from './intake-batch.js';
 import { buildDraft, requestHash, requirePayinMethod, type InitiateRequest } from './payment-request.js';
 import { oneReference, requireCurrency, type RecordQuery } from '../request-rules.js';
@@ -141,6 +141,7 @@ export class PaymentService implements CheckoutSource {
       collection_state: 'requested',
       collection_attempts: 0n,
       collection_next_at_ms: nowMs,
+      collection_lease_until_ms: null,
       reconcile_at_ms: null,
       refund_state: null,
       refund_ref: null,
@@ -318,7 +319,7 @@ export class PaymentService implements CheckoutSource {
   private async ensureCollection(first: PaymentsTable, deadlineMs: number): Promise<PaymentsTable> {
     let row = first;
     while (row.status === 'Pending' && row.collection_state === 'requested') {
-      if (Number(row.collection_next_at_ms) <= this.deps.clock.nowMs()) await requestCollection(this.deps, row);
+      if (collectionIsDue(row, this.deps.clock.nowMs())) await requestCollection(this.deps, row);
       else if (monotonicMs() >= deadlineMs) throw new AppError('UNAVAILABLE', 'The payment is still being prepared; retry shortly.');
       else await sleep(IN_FLIGHT_POLL_INTERVAL_MS);
       row = (await findByRef(this.deps.db, row.transaction_ref))!;
