@@ -78,9 +78,13 @@ describe('reconciliation: live connectors', () => {
     // The payments are made late in the day and the job runs just after midnight, before the waiting
     // payment's 30 minutes are up: had the day turned later, the service's own reconciler could have
     // expired it first (a race the slow CI machine lost), and the line would compare Expired instead.
+    // The fakes stamp their transactions with the real time, so the service's day must stay the real
+    // one: already late in the day (the last 20 minutes before midnight UTC), the clock stays where it
+    // is. Moving it on to the next day's evening made the fakes' items a day older than the statement
+    // asked for, and this test failed every day from 23:40 UTC.
     const clock = live.server.clock;
     const lateToday = Math.floor(clock.nowMs() / DAY_MS) * DAY_MS + DAY_MS - LATE_IN_DAY_MS;
-    clock.advance((lateToday > clock.nowMs() ? lateToday : lateToday + DAY_MS) - clock.nowMs());
+    clock.advance(Math.max(0, lateToday - clock.nowMs()));
     const day = dayOf(clock.nowMs());
     // Paystack: a paid pay-in, one still waiting, a transfer that succeeded.
     const paid = await readyPayment('NGN', 'TRANSFER', 12_000);
