@@ -23,7 +23,7 @@ import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { WebhookService } from './webhooks/service.js';
 import { loadOrCreateServiceKey, ServiceKeyring } from './webhooks/signer.js';
 import { checkWebhookUrlSyntax } from './webhooks/ssrf.js';
-import { WorkSignal, type Job } from './core/worker.js';
+import { WorkSignal, type Job, type WorkerOptions } from './core/worker.js';
 import { pino } from 'pino';
 import type { ConnectorDefinition } from './connectors/connector.js';
 import { ConnectorMetrics } from './routing/connector-metrics.js';
@@ -38,6 +38,8 @@ export interface Runtime {
   readonly services: Services;
   /** Every background job of this process's role. */
   readonly jobs: readonly Job[];
+  /** How a Worker running `jobs` backs off while idle and what wakes it (WORKER_IDLE_MAX_MS, services.activity). */
+  readonly workerOptions: WorkerOptions;
   /** Closes channels and the store, after the HTTP server and the worker have stopped. */
   close(): Promise<void>;
 }
@@ -143,6 +145,7 @@ export async function buildRuntime(
   const reconciliationJobs = config.reconciliation.daily ? [dailyReconciliationJob(reconciliation, { clock, hourUtc: config.reconciliation.hourUtc, log: logger })] : [];
   return {
     services,
+    workerOptions: { maxIdleMs: config.workerIdleMaxMs, activity: services.activity },
     jobs: [...Object.values(payments.jobs), ...Object.values(payouts.jobs), dispatcher.job, ledger.settlementJob(config.workerIdleMs), reporting.exportJob(config.workerIdleMs), ...reconciliationJobs],
     close: async () => {
       // Upstream calls in flight finish and are applied; their rows would otherwise wait out their leases.

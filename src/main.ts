@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   const callbackHost = ['0.0.0.0', '::'].includes(config.host) ? '127.0.0.1' : config.host;
   services.channels.setServiceBaseUrl(`http://${callbackHost.includes(':') ? `[${callbackHost}]` : callbackHost}:${port}`);
 
-  const worker = new Worker(config.role === 'api' ? [] : runtime.jobs, handle.app.log, { maxIdleMs: config.workerIdleMaxMs, activity: services.activity });
+  const worker = new Worker(config.role === 'api' ? [] : runtime.jobs, handle.app.log, runtime.workerOptions);
   worker.start();
 
   if (config.seedSandboxMerchant && !config.databaseUrl) {

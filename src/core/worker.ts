@@ -52,17 +52,12 @@ export interface WorkerOptions {
   readonly activity?: WorkSignal;
 }
 
-/** One job waiting out a pause longer than its own interval, which a nudge may end. */
-interface Sleeper {
-  readonly wake: () => void;
-}
-
 export class Worker {
   private running = false;
   private readonly loops: Promise<void>[] = [];
   private readonly wakers = new Set<() => void>();
-  /** Jobs waiting longer than their own interval (backing off): a nudge wakes them. */
-  private readonly backingOff = new Set<Sleeper>();
+  /** The wakers of the jobs waiting longer than their own interval (backing off): a nudge calls them. */
+  private readonly backingOff = new Set<() => void>();
   /** Counts nudges: a job that sees it changed since its last pause starts its backoff over. */
   private nudges = 0;
   private unsubscribe: (() => void) | null = null;
@@ -96,7 +91,7 @@ export class Worker {
   nudge(): void {
     this.nudges += 1;
     if (this.backingOff.size === 0) return;
-    for (const sleeper of [...this.backingOff]) sleeper.wake();
+    for (const wake of [...this.backingOff]) wake();
   }
 
   private async loop(job: Job): Promise<void> {
@@ -127,18 +122,16 @@ export class Worker {
 
   private pause(ms: number, nudgeable: boolean, early: Promise<void> | null): Promise<void> {
     return new Promise((resolve) => {
-      const sleeper: Sleeper = {
-        wake: () => {
-          clearTimeout(timer);
-          this.wakers.delete(sleeper.wake);
-          this.backingOff.delete(sleeper);
-          resolve();
-        },
+      const wake = (): void => {
+        clearTimeout(timer);
+        this.wakers.delete(wake);
+        this.backingOff.delete(wake);
+        resolve();
       };
-      const timer = setTimeout(sleeper.wake, ms);
-      this.wakers.add(sleeper.wake);
-      if (nudgeable) this.backingOff.add(sleeper);
-      early?.then(sleeper.wake, sleeper.wake);
+      const timer = setTimeout(wake, ms);
+      this.wakers.add(wake);
+      if (nudgeable) this.backingOff.add(wake);
+      early?.then(wake, wake);
     });
   }
 }

@@ -89,10 +89,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   const port = typeof address === 'object' && address ? address.port : 0;
   const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   services.channels.setServiceBaseUrl(baseUrl);
-  const worker = new Worker(options.worker === false ? [] : runtime.jobs, { error: () => undefined }, {
-    maxIdleMs: runtime.services.config.workerIdleMaxMs,
-    activity: services.activity,
-  });
+  const worker = new Worker(options.worker === false ? [] : runtime.jobs, { error: () => undefined }, runtime.workerOptions);
   worker.start();
 
   return {

@@ -109,8 +109,9 @@ export async function indexPaymentsForStatements(db: Kysely<any>): Promise<void>
  * in no index, instead of moving `collection_next_at_ms` (in `payments_collection_due`). SQLite then
  * rewrites no index entry for a claim, and PostgreSQL can make it a HOT update, which adds no entry to
  * any of the table's indexes, when the row's page has room: the fill factor keeps a seventh of each new
- * page free for that (about one new version of a row; docs/architecture.md says how often it suffices). Before, every payment's claim left a dead entry in each of the table's 15 indexes, which
- * a large table's vacuum may leave behind (docs/benchmarks.md, session 13).
+ * page free for that (about one new version of a row; docs/architecture.md says how often it suffices).
+ * Before, every payment's claim left a dead entry in each of the table's 15 indexes, which a large
+ * table's vacuum may leave behind (docs/benchmarks.md, session 13).
  */
 export async function addCollectionLeases(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('payments').addColumn('collection_lease_until_ms', 'bigint').execute();
