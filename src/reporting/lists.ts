@@ -127,12 +127,13 @@ const pageQueries = new Map<string, HotQuery<unknown[], unknown>>();
  * order of PageShape, the position (created, id) when paging on, and the limit.
  *
  * On PostgreSQL the rows are picked by a subquery whose limit is a constant (`bound`: LIST_MAX_LIMIT + 1
- * for list pages, an export's page size for its pages) and the page's own limit applies outside it. Both plans are the same backward index scan, stopped after the
- * page's rows; the constant is for the planner of the named statement: with the limit as a parameter,
- * its generic plan is costed as if it read a tenth of the merchant's rows, so on a large table it never
- * won against the plans made for each call's values, and every list call was planned anew (66 µs of the
- * database's CPU a call with a million payments, more than the scan). Bounded by the constant, the
- * generic plan costs what a call's own would, and PostgreSQL keeps it after its first five calls.
+ * for list pages, an export's page size for its pages) and the page's own limit applies outside it.
+ * Either way the plan is the same backward index scan, stopped after the page's rows; the constant is
+ * for the planner of the named statement. With the limit as a parameter, its generic plan is costed as
+ * if it read a tenth of the merchant's rows, so on a large table it never won against the plans made
+ * for each call's values, and every list call was planned anew (66 µs of the database's CPU a call
+ * with a million payments, more than the scan). Bounded by the constant, the generic plan costs what a
+ * call's own would, and PostgreSQL keeps it after its first five calls.
  */
 function pageQuery(shape: PageShape): HotQuery<unknown[], unknown> {
   const key = JSON.stringify(shape);
