@@ -1,7 +1,9 @@
 // The load generator: a fixed number of keep-alive connections (undici Pool, no pipelining), each running
 // one request at a time, closed-loop. Requests come from a pre-built list (the signed ones are one-time, so
 // each is sent at most once unless `cycle` is set); every response's latency goes into a histogram.
-import { createHistogram, performance } from 'node:perf_hooks';
+import { createHistogram, performance, PerformanceObserver } from 'node:perf_hooks';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { Pool } from 'undici';
 import { snapshot, usageBetween, type CpuSnapshot, type CpuUsage } from './cpu.js';
 
@@ -53,6 +55,8 @@ export interface LoadResult {
   readonly cpu: CpuUsage | null;
   /** How much `count` grew over the measured window (the service's database statements); null without one. */
   readonly counted: number | null;
+  /** Milliseconds the load generator itself spent in garbage collection inside the window (answers wait meanwhile). */
+  readonly loadGcMs: number;
 }
 
 interface Answer {
@@ -106,9 +110,38 @@ const bump = (counts: Record<string, number>, key: string): void => {
   counts[key] = (counts[key] ?? 0) + 1;
 };
 
+/**
+ * V8's `gc`, exposed at run time. The load generator shares its heap with the rest of the bench, which
+ * has just signed the window's requests: tens of thousands of young objects, copied by the scavenges
+ * of the warm-up and the window (3 - 18 ms each) while no answer could be read, so every call in flight
+ * looked that much slower. Two scavenges before the warm-up move them out of the young generation.
+ * (A full collection there made it worse: it set the old generation's next limit just above the small
+ * live heap, and the window then had six to ten full collections.)
+ */
+const collect: (options: { type: 'minor' | 'major' }) => void = (() => {
+  v8.setFlagsFromString('--expose-gc');
+  return vm.runInNewContext('gc') as (options: { type: 'minor' | 'major' }) => void;
+})();
+
+/** The load generator's garbage collections: [start, end] pairs in performance.now() time, while a window is watched. */
+const gcSpans: number[] = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcSpans.push(entry.startTime, entry.startTime + entry.duration);
+}).observe({ entryTypes: ['gc'] });
+
+/** Milliseconds of the recorded collections inside [from, until]. */
+function gcMsBetween(from: number, until: number): number {
+  let ms = 0;
+  for (let i = 0; i < gcSpans.length; i += 2) ms += Math.max(0, Math.min(gcSpans[i + 1]!, until) - Math.max(gcSpans[i]!, from));
+  return ms;
+}
+
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const { requests, connections } = options;
   if (requests.length === 0) throw new Error('runLoad: no requests to send');
+  collect({ type: 'minor' });
+  collect({ type: 'minor' });
+  gcSpans.length = 0;
   const pool = new Pool(options.origin, {
     connections,
     pipelining: 1,
@@ -200,6 +233,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     clearTimeout(windowTimer);
     await pool.close().catch(() => undefined);
   }
+  // The observer hears of a collection after it ended, from a later turn of the event loop.
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  const loadGcMs = gcMsBetween(measureFrom, Math.max(measureFrom, lastResponseAt));
+  gcSpans.length = 0;
 
   const seconds = measured > 0 ? (lastResponseAt - measureFrom) / 1000 : 0;
   const us = (value: number): number => Math.round(value) / 1000;
@@ -225,5 +262,6 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     exhausted,
     cpu: cpuWindow.before && cpuWindow.after ? usageBetween(cpuWindow.before, cpuWindow.after) : null,
     counted,
+    loadGcMs,
   };
 }

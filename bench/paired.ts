@@ -66,6 +66,7 @@ export function combineLoads(loads: readonly LoadResult[]): LoadResult {
     exhausted: loads.some((load) => load.exhausted),
     cpu: combineCpu(loads),
     counted: loads.some((load) => load.counted === null) ? null : sum(loads.map((load) => load.counted!)),
+    loadGcMs: sum(loads.map((load) => load.loadGcMs)),
   };
 }
 

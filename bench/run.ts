@@ -330,7 +330,7 @@ function describe(
       (databaseCpuUsPerRequest === null ? ', ' : ` + PostgreSQL ${databaseCpuUsPerRequest.toFixed(0)} µs/req, `) +
       (simulatorCpuUsPerRequest ? `simulator ${simulatorCpuUsPerRequest.toFixed(0)} µs/req, ` : '') +
       (statementsPerRequest === null ? '' : `${statementsPerRequest.toFixed(2)} statements/req, `) +
-      `other processes ${load.cpu ? Math.round(load.cpu.foreignShare * 100) : '?'} % CPU`,
+      `other processes ${load.cpu ? Math.round(load.cpu.foreignShare * 100) : '?'} % CPU, load generator in GC ${load.loadGcMs.toFixed(0)} ms`,
   );
   return {
     name: benchCase.name,
@@ -385,6 +385,7 @@ async function runCustom(benchCase: BenchCase, ctx: BenchContext, settings: Sett
     exhausted: false,
     cpu: null,
     counted: null,
+    loadGcMs: 0,
   };
   const notes = [...m.notes];
   if (m.minPerSecond !== null && rate < m.minPerSecond) notes.push(`${Math.round(rate).toLocaleString('en-US')} ${m.unit} < ${m.minPerSecond.toLocaleString('en-US')}`);

@@ -22,6 +22,7 @@ function window(requests: number, seconds: number, p99: number, serviceMs: numbe
     exhausted: false,
     cpu: { processMs: { service: serviceMs, postgres: 10 }, foreignShare, busyShare: 0.9 },
     counted: requests * 3,
+    loadGcMs: requests / 1000,
   };
 }
 
@@ -37,6 +38,7 @@ describe('bench paired windows', () => {
     expect(combined.non200ByReason).toEqual({ '429 RATE_LIMITED': 3, '500 X': 1 });
     expect(combined.non200).toBe(4);
     expect(combined.cpu?.processMs).toEqual({ service: 7000, postgres: 20 });
+    expect(combined.loadGcMs).toBe(8);
     expect(combined.cpu?.foreignShare).toBeCloseTo(0.06, 10);
     expect(combined.counted).toBe(24000);
   });
