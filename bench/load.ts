@@ -118,9 +118,10 @@ const bump = (counts: Record<string, number>, key: string): void => {
  * (A full collection there made it worse: it set the old generation's next limit just above the small
  * live heap, and the window then had six to ten full collections.)
  */
-const collect: (options: { type: 'minor' | 'major' }) => void = (() => {
+const scavenge: () => void = (() => {
   v8.setFlagsFromString('--expose-gc');
-  return vm.runInNewContext('gc') as (options: { type: 'minor' | 'major' }) => void;
+  const gc = vm.runInNewContext('gc') as (options: { type: 'minor' }) => void;
+  return () => gc({ type: 'minor' });
 })();
 
 /** The load generator's garbage collections: [start, end] pairs in performance.now() time, while a window is watched. */
@@ -139,8 +140,8 @@ function gcMsBetween(from: number, until: number): number {
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const { requests, connections } = options;
   if (requests.length === 0) throw new Error('runLoad: no requests to send');
-  collect({ type: 'minor' });
-  collect({ type: 'minor' });
+  scavenge();
+  scavenge();
   gcSpans.length = 0;
   const pool = new Pool(options.origin, {
     connections,

@@ -144,7 +144,6 @@ function pageQuery(shape: PageShape): HotQuery<unknown[], unknown> {
       const next = (): any => values.shift();
       // One query for both tables: they share every column filtered or ordered on.
       const loose = db as unknown as Kysely<Record<RecordKind, PaymentsTable>>;
-      const postgres = isPostgres(db);
       const picked = loose
         .selectFrom(shape.kind as 'payments')
         .where('merchant_id', '=', next())
@@ -158,16 +157,16 @@ function pageQuery(shape: PageShape): HotQuery<unknown[], unknown> {
         .$if(shape.after, (q) => q.where(olderThan('created_at_ms', 'transaction_ref', { createdAtMs: next(), id: next() })))
         .orderBy('created_at_ms', 'desc')
         .orderBy('transaction_ref', 'desc');
-      if (!postgres) return picked.select(COLUMNS[shape.kind] as (keyof PaymentsTable)[]).limit(next());
+      if (!isPostgres(db)) return picked.select(COLUMNS[shape.kind] as (keyof PaymentsTable)[]).limit(next());
       const [shown, kept] = shape.versions
         ? [['transaction_ref', ROW_VERSION] as never, ['transaction_ref', 'row_version']]
         : [[PACKED[shape.kind].selection(), 'transaction_ref'] as never, [PACKED_COLUMN]];
       const bounded = picked.select(shown).select('created_at_ms').limit(sql.lit(shape.bound));
-      return (loose as unknown as Kysely<Record<'page', Record<string, unknown>>>)
-        .selectFrom(bounded.as('page') as never)
+      return loose
+        .selectFrom(bounded.as('page'))
         .select(kept as never)
-        .orderBy('created_at_ms' as never, 'desc')
-        .orderBy('transaction_ref' as never, 'desc')
+        .orderBy('created_at_ms', 'desc')
+        .orderBy('transaction_ref', 'desc')
         .limit(next());
     });
     pageQueries.set(key, query);
