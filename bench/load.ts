@@ -1,7 +1,8 @@
 // The load generator: a fixed number of keep-alive connections (undici Pool, no pipelining), each running
 // one request at a time, closed-loop. Requests come from a pre-built list (the signed ones are one-time, so
 // each is sent at most once unless `cycle` is set); every response's latency goes into a histogram.
-import { createHistogram, performance, PerformanceObserver } from 'node:perf_hooks';
+import { performance, PerformanceObserver, type RecordableHistogram } from 'node:perf_hooks';
+import { latencyOf, newLatencyHistogram, type LatencyMs } from './latency.js';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { Pool } from 'undici';
@@ -36,7 +37,13 @@ export interface LoadResult {
   /** Seconds from the window's start to its last response (shorter than asked when the list ran out). */
   readonly seconds: number;
   readonly rps: number;
-  readonly latencyMs: { readonly p50: number; readonly p90: number; readonly p99: number; readonly max: number; readonly mean: number };
+  readonly latencyMs: LatencyMs;
+  /**
+   * Every measured response's latency in microseconds, so that windows measured apart can be merged into
+   * the percentiles of all their requests (bench/paired.ts); null where a case measured its own latency.
+   * Left out of the JSON results.
+   */
+  readonly histogram: RecordableHistogram | null;
   /** Responses other than HTTP 200 in the measured window, by `"<status> <message>"`. */
   readonly non200: number;
   readonly non200ByReason: Record<string, number>;
@@ -151,7 +158,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     headersTimeout: 30_000,
     bodyTimeout: 30_000,
   });
-  const histogram = createHistogram({ lowest: 1, highest: 60_000_000, figures: 3 });
+  const histogram = newLatencyHistogram();
   const non200ByReason: Record<string, number> = {};
   const warmupNon200ByReason: Record<string, number> = {};
   let next = 0;
@@ -240,18 +247,12 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   gcSpans.length = 0;
 
   const seconds = measured > 0 ? (lastResponseAt - measureFrom) / 1000 : 0;
-  const us = (value: number): number => Math.round(value) / 1000;
   return {
     requests: measured,
     seconds,
     rps: seconds > 0 ? measured / seconds : 0,
-    latencyMs: {
-      p50: measured ? us(histogram.percentile(50)) : NaN,
-      p90: measured ? us(histogram.percentile(90)) : NaN,
-      p99: measured ? us(histogram.percentile(99)) : NaN,
-      max: measured ? us(histogram.max) : NaN,
-      mean: measured ? us(histogram.mean) : NaN,
-    },
+    latencyMs: latencyOf(histogram),
+    histogram,
     non200,
     non200ByReason,
     warmupNon200ByReason,

@@ -374,6 +374,7 @@ async function runCustom(benchCase: BenchCase, ctx: BenchContext, settings: Sett
     seconds: m.seconds,
     rps: rate,
     latencyMs: latency,
+    histogram: null,
     non200: 0,
     non200ByReason: {},
     warmupNon200ByReason: {},

@@ -1,8 +1,10 @@
 // The bench's alternating windows for the million repeats: one side's windows combine into one
-// measurement whose rate and CPU are over all of them, and whose tail is never better than its worst window.
+// measurement whose rate, CPU and latency percentiles are over all of them (the tail is the worst
+// window's only where a case timed itself and left no histogram to merge).
 import { describe, expect, it } from 'vitest';
 import { combineLoads, windowRates } from '../../bench/paired.js';
 import type { LoadResult } from '../../bench/load.js';
+import { latencyOf, newLatencyHistogram } from '../../bench/latency.js';
 
 function window(requests: number, seconds: number, p99: number, serviceMs: number, foreignShare: number, non200: Record<string, number> = {}): LoadResult {
   const non200Count = Object.values(non200).reduce((a, b) => a + b, 0);
@@ -11,6 +13,7 @@ function window(requests: number, seconds: number, p99: number, serviceMs: numbe
     seconds,
     rps: requests / seconds,
     latencyMs: { p50: p99 / 4, p90: p99 / 2, p99, max: p99 * 2, mean: p99 / 3 },
+    histogram: null,
     non200: non200Count,
     non200ByReason: non200,
     warmupNon200ByReason: {},
@@ -27,7 +30,7 @@ function window(requests: number, seconds: number, p99: number, serviceMs: numbe
 }
 
 describe('bench paired windows', () => {
-  it('adds requests, seconds and CPU, weights p50 by requests and keeps the worst p99', () => {
+  it('adds requests, seconds and CPU; without histograms weights p50 by requests and keeps the worst p99', () => {
     const combined = combineLoads([window(5000, 5, 20, 4000, 0.02, { '429 RATE_LIMITED': 2 }), window(3000, 5, 35, 3000, 0.1, { '429 RATE_LIMITED': 1, '500 X': 1 })]);
     expect(combined.requests).toBe(8000);
     expect(combined.seconds).toBe(10);
@@ -47,11 +50,38 @@ describe('bench paired windows', () => {
     const only = window(1000, 5, 10, 900, 0);
     expect(combineLoads([only])).toBe(only);
     expect(() => combineLoads([])).toThrow();
-    expect(windowRates([window(5100, 5, 1, 1, 0), window(5000, 5, 1, 1, 0)], [window(4950, 5, 1, 1, 0), window(5200, 5, 1, 1, 0)])).toBe('A 1,020 / B 990 / A 1,000 / B 1,040 req/s');
+    expect(windowRates([window(5100, 5, 1, 1, 0), window(5000, 5, 12.5, 1, 0)], [window(4950, 5, 2, 1, 0), window(5200, 5, 1, 1, 0)])).toBe(
+      'A 1,020 / B 990 / A 1,000 / B 1,040 req/s, p99 A 1.00 / B 2.00 / A 12.50 / B 1.00 ms',
+    );
   });
 
   it('has no CPU figure or statement count when a window had none', () => {
     expect(combineLoads([window(10, 1, 1, 1, 0), { ...window(10, 1, 1, 1, 0), cpu: null }]).cpu).toBeNull();
     expect(combineLoads([window(10, 1, 1, 1, 0), { ...window(10, 1, 1, 1, 0), counted: null }]).counted).toBeNull();
+  });
+
+  it('takes the percentiles of every request of the windows together when each kept its histogram', () => {
+    // Window 1: 1,000 answers in 1 ms. Window 2: 985 in 1 ms and 15 in 30 ms, 1.5 % slow, so its own p99 is
+    // 30 ms; of the 2,000 answers together 0.75 % are slow, so their p99 is 1 ms and their max 30 ms.
+    const measured = (fast: number, slow: number): LoadResult => {
+      const histogram = newLatencyHistogram();
+      for (let i = 0; i < fast; i++) histogram.record(1_000);
+      for (let i = 0; i < slow; i++) histogram.record(30_000);
+      return { ...window(fast + slow, 5, 0, 100, 0), latencyMs: latencyOf(histogram), histogram };
+    };
+    const [first, second] = [measured(1000, 0), measured(985, 15)];
+    expect(second.latencyMs.p99).toBeCloseTo(30, 1);
+    const combined = combineLoads([first, second]);
+    expect(combined.requests).toBe(2000);
+    expect(combined.histogram?.count).toBe(2000);
+    expect(combined.latencyMs.p50).toBeCloseTo(1, 2);
+    expect(combined.latencyMs.p99).toBeCloseTo(1, 2);
+    expect(combined.latencyMs.max).toBeCloseTo(30, 1);
+    expect(combined.latencyMs.mean).toBeCloseTo((1985 * 1 + 15 * 30) / 2000, 2);
+    // The windows themselves are left as they were.
+    expect(first.histogram?.count).toBe(1000);
+    expect(second.histogram?.count).toBe(1000);
+    // With a third window of 25 slow answers among 1,000, 40 of 3,000 are slow (1.3 %): the p99 is 30 ms.
+    expect(combineLoads([first, second, measured(975, 25)]).latencyMs.p99).toBeCloseTo(30, 1);
   });
 });
