@@ -3,6 +3,7 @@
 import { sql } from 'kysely';
 import type { Currency, Minor } from '../core/money.js';
 import type { StoreKind } from '../store/db.js';
+import { HotBatchQuery } from '../store/hot-query.js';
 import type { Executor } from '../store/schema.js';
 
 /** The five balances a merchant sees (`account/balance`); none of them is ever negative. */
@@ -88,6 +89,23 @@ export type MerchantBalances = Readonly<Record<MerchantAccountKind, Minor>>;
  * only rows that sort after the last one it locked, so `kinds` must include every earlier row it
  * will touch (kind names sort as available < credit < credit_line < held < pending < security).
  */
+/** A merchant's balance rows by id, compiled once per number of ids (store/hot-query.ts). */
+const balancesRead = new HotBatchQuery(1, (db, _count, ids) =>
+  db
+    .selectFrom('ledger_accounts')
+    .select(['kind', 'balance_minor'])
+    .where('id', 'in', ids as string[]),
+);
+/** The same rows locked, in code-unit order as normalizePostings sorts: PostgreSQL locks them in the order the sort yields. */
+const balancesLocked = new HotBatchQuery(1, (db, _count, ids) =>
+  db
+    .selectFrom('ledger_accounts')
+    .select(['kind', 'balance_minor'])
+    .where('id', 'in', ids as string[])
+    .orderBy(sql`id COLLATE "C"`)
+    .forNoKeyUpdate(),
+);
+
 export async function readMerchantBalances(
   db: Executor,
   storeKind: StoreKind,
@@ -97,10 +115,7 @@ export async function readMerchantBalances(
   lock: boolean,
 ): Promise<MerchantBalances> {
   const ids = kinds.map((kind) => accountId(merchantAccount(merchantId, currency, kind)));
-  let query = db.selectFrom('ledger_accounts').select(['kind', 'balance_minor']).where('id', 'in', ids);
-  // PostgreSQL locks the rows in the order the sort yields them: code-unit order, as normalizePostings sorts.
-  if (lock && storeKind === 'postgres') query = query.orderBy(sql`id COLLATE "C"`).forNoKeyUpdate();
-  const rows = await query.execute();
+  const rows = await (lock && storeKind === 'postgres' ? balancesLocked : balancesRead).execute(db, ids);
   const balances: Record<MerchantAccountKind, Minor> = {
     available: 0n,
     pending: 0n,

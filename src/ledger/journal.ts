@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { AppError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Currency, Minor } from '../core/money.js';
+import { HotBatchQuery, HotQuery } from '../store/hot-query.js';
 import { isPostgres, type Executor } from '../store/schema.js';
 import { accountId, mustStayNonNegative, openAccount, type AccountRef } from './accounts.js';
 import { postEntryPg } from './pg-posting.js';
@@ -76,6 +77,42 @@ export function normalizePostings(entry: Pick<EntryInput, 'currency' | 'postings
   return postings.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
+// The statements of a posting on SQLite (and of PostgreSQL's step-by-step fallback), compiled once
+// (store/hot-query.ts): a payout's reservation or a payment's credit runs them on every call.
+const addToBalance = new HotQuery(2, (db, id: string, deltaMinor: Minor) =>
+  db
+    .updateTable('ledger_accounts')
+    .set({ balance_minor: sql<bigint>`balance_minor + ${deltaMinor}` })
+    .where('id', '=', id),
+);
+/** The same, only while the balance covers the debit: `coverMinor` is the debit's size (-deltaMinor). */
+const addToBalanceIfCovered = new HotQuery(3, (db, id: string, deltaMinor: Minor, coverMinor: Minor) =>
+  db
+    .updateTable('ledger_accounts')
+    .set({ balance_minor: sql<bigint>`balance_minor + ${deltaMinor}` })
+    .where('id', '=', id)
+    .where('balance_minor', '>=', coverMinor),
+);
+const claimEntry = new HotQuery(
+  9,
+  (db, id: string, kind: EntryKind, ref: string, merchantId: string | null, currency: Currency, postingCount: bigint, reason: string | null, actor: string | null, createdAtMs: bigint) =>
+    db
+      .insertInto('ledger_entries')
+      .values({ id, kind, ref, merchant_id: merchantId, currency, posting_count: postingCount, reason, actor, created_at_ms: createdAtMs })
+      .onConflict((oc) => oc.columns(['kind', 'ref']).doNothing())
+      .returning('id'),
+);
+/** An entry's postings in one insert: (entry_id, account_id, amount_minor) per posting. */
+const insertPostings = new HotBatchQuery(3, (db, count, values) =>
+  db.insertInto('ledger_postings').values(
+    Array.from({ length: count }, (_, i) => ({
+      entry_id: values[i * 3] as string,
+      account_id: values[i * 3 + 1] as string,
+      amount_minor: values[i * 3 + 2] as Minor,
+    })),
+  ),
+);
+
 /**
  * Applies one delta to an account's cached balance in a single statement. For an account that must
  * not go negative the WHERE clause makes the update conditional: PostgreSQL re-evaluates it on the
@@ -84,19 +121,12 @@ export function normalizePostings(entry: Pick<EntryInput, 'currency' | 'postings
  */
 async function applyDelta(db: Executor, id: string, posting: Posting, nowMs: number): Promise<void> {
   const guarded = mustStayNonNegative(posting.account) && posting.amountMinor < 0n;
-  const update = () => {
-    let query = db
-      .updateTable('ledger_accounts')
-      .set({ balance_minor: sql<bigint>`balance_minor + ${posting.amountMinor}` })
-      .where('id', '=', id);
-    if (guarded) query = query.where('balance_minor', '>=', -posting.amountMinor);
-    return query.executeTakeFirst();
-  };
-  if ((await update()).numUpdatedRows === 1n) return;
+  const update = (): Promise<bigint> =>
+    guarded ? addToBalanceIfCovered.affected(db, id, posting.amountMinor, -posting.amountMinor) : addToBalance.affected(db, id, posting.amountMinor);
+  if ((await update()) === 1n) return;
   if (guarded) throw insufficientBalance();
   await openAccount(db, posting.account, nowMs);
-  const retried = await update();
-  if (retried.numUpdatedRows !== 1n) throw new Error(`ledger: account ${id} could not be updated`);
+  if ((await update()) !== 1n) throw new Error(`ledger: account ${id} could not be updated`);
 }
 
 /**
@@ -113,28 +143,24 @@ export async function postJournal(db: Executor, entry: EntryInput): Promise<Post
 }
 
 async function postStepByStep(db: Executor, entry: EntryInput, postings: { id: string; posting: Posting }[]): Promise<PostResult> {
-  const claimed = await db
-    .insertInto('ledger_entries')
-    .values({
-      id: newId(),
-      kind: entry.kind,
-      ref: entry.ref,
-      merchant_id: entry.merchantId,
-      currency: entry.currency,
-      posting_count: BigInt(postings.length),
-      reason: entry.reason ?? null,
-      actor: entry.actor ?? null,
-      created_at_ms: BigInt(entry.nowMs),
-    })
-    .onConflict((oc) => oc.columns(['kind', 'ref']).doNothing())
-    .returning('id')
-    .executeTakeFirst();
+  const claimed = await claimEntry.executeTakeFirst(
+    db,
+    newId(),
+    entry.kind,
+    entry.ref,
+    entry.merchantId,
+    entry.currency,
+    BigInt(postings.length),
+    entry.reason ?? null,
+    entry.actor ?? null,
+    BigInt(entry.nowMs),
+  );
   if (!claimed) return { entryId: await existingEntryId(db, entry.kind, entry.ref), replayed: true };
 
-  await db
-    .insertInto('ledger_postings')
-    .values(postings.map(({ id, posting }) => ({ entry_id: claimed.id, account_id: id, amount_minor: posting.amountMinor })))
-    .execute();
+  await insertPostings.execute(
+    db,
+    postings.flatMap(({ id, posting }) => [claimed.id, id, posting.amountMinor]),
+  );
   // Balance rows last: on PostgreSQL their row locks are then held only until the commit.
   for (const { id, posting } of postings) await applyDelta(db, id, posting, entry.nowMs);
   return { entryId: claimed.id, replayed: false };

@@ -6,6 +6,7 @@
 import { AppError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Currency, Minor } from '../core/money.js';
+import { HotRowInsert } from '../store/hot-query.js';
 import type { Executor } from '../store/schema.js';
 import type { LedgerReservationsTable } from './ledger-rows.js';
 import { accountId, merchantAccount, platformAccount, readMerchantBalances } from './accounts.js';
@@ -161,17 +162,21 @@ async function reserveLocked(db: Executor, ctx: LedgerContext, input: PayoutRese
   throw insufficientBalance('Payout amount plus fee exceeds the available balance and credit.');
 }
 
+/** The reservation row, unless its ref is taken (compiled once: every payout on SQLite writes one). */
+const claimReservation = new HotRowInsert((db, row: LedgerReservationsTable) =>
+  db
+    .insertInto('ledger_reservations')
+    .values(row)
+    .onConflict((oc) => oc.column('ref').doNothing())
+    .returning('ref'),
+);
+
 /** Claims the ref with the reservation row (a replay writes nothing), then posts the entry. */
 async function writeReservation(db: Executor, ctx: LedgerContext, input: PayoutReservation, split: Split): Promise<Reservation> {
   const { merchantId, currency } = input;
   const nowMs = ctx.clock.nowMs();
   const row = heldRow(input, split, nowMs);
-  const claimed = await db
-    .insertInto('ledger_reservations')
-    .values(row)
-    .onConflict((oc) => oc.column('ref').doNothing())
-    .returning('ref')
-    .executeTakeFirst();
+  const claimed = await claimReservation.executeTakeFirst(db, row);
   if (!claimed) return replayedReservation((await readReservation(db, input.ref))!, input);
   const posted = await postJournal(db, {
     kind: 'payout_reserve',

@@ -31,10 +31,18 @@ export class HotQuery<Args extends readonly unknown[], Row> {
   ) {}
 
   async execute(db: Executor, ...args: Args): Promise<Row[]> {
+    return (await this.run(db, args)).rows as Row[];
+  }
+
+  /** Runs an UPDATE or DELETE and answers how many rows it changed. */
+  async affected(db: Executor, ...args: Args): Promise<bigint> {
+    return (await this.run(db, args)).numAffectedRows ?? 0n;
+  }
+
+  private run(db: Executor, args: Args) {
     const { template, sources } = this.compiledFor(db);
     const parameters = sources.map((source, i) => (source < 0 ? template.parameters[i] : args[source]));
-    const result = await db.executeQuery<Row>({ ...template, parameters });
-    return result.rows as Row[];
+    return db.executeQuery<Row>({ ...template, parameters });
   }
 
   async executeTakeFirst(db: Executor, ...args: Args): Promise<Row | undefined> {
