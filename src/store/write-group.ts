@@ -4,7 +4,7 @@
 // shared commit. Each unit runs under a savepoint of its own, so one that fails (a short balance, a
 // constraint) is rolled back alone and fails alone; the others commit. A unit that lost a deadlock
 // or serialization race, or a group whose commit failed, runs again in a transaction of its own.
-import { sql, type Transaction } from 'kysely';
+import { CompiledQuery, type Transaction } from 'kysely';
 import { GroupBatch } from '../core/group-batch.js';
 import { isPostgres, type Database, type Db } from './schema.js';
 import { isRetryableDbError, withTransaction } from './transactions.js';
@@ -13,6 +13,13 @@ import { isRetryableDbError, withTransaction } from './transactions.js';
 export const MAX_UNITS_PER_COMMIT = 64;
 
 type Unit = (trx: Transaction<Database>) => Promise<unknown>;
+
+// The savepoint statements, compiled once: every unit of every group runs two or three of them.
+const OPEN = CompiledQuery.raw('SAVEPOINT write_group_unit');
+const RELEASE = CompiledQuery.raw('RELEASE SAVEPOINT write_group_unit');
+const ROLL_BACK = CompiledQuery.raw('ROLLBACK TO SAVEPOINT write_group_unit');
+/** PostgreSQL: this unit's savepoint released and the next unit's opened in one round trip. */
+const RELEASE_AND_OPEN = CompiledQuery.raw('RELEASE SAVEPOINT write_group_unit; SAVEPOINT write_group_unit');
 type Outcome = { readonly value: unknown } | { readonly error: unknown } | { readonly alone: true };
 
 export class WriteGroup {
@@ -55,22 +62,22 @@ export class WriteGroup {
       // savepoint rolled back to stays open for the next unit, and the commit releases the last.
       let open = false;
       for (const [index, unit] of units.entries()) {
-        if (!open) await sql`SAVEPOINT write_group_unit`.execute(trx);
+        if (!open) await trx.executeQuery(OPEN);
         open = true;
         const last = index === units.length - 1;
         try {
           const value = await unit(trx);
           if (this.postgres) {
-            if (!last) await sql.raw('RELEASE SAVEPOINT write_group_unit; SAVEPOINT write_group_unit').execute(trx);
+            if (!last) await trx.executeQuery(RELEASE_AND_OPEN);
           } else {
-            await sql`RELEASE SAVEPOINT write_group_unit`.execute(trx);
+            await trx.executeQuery(RELEASE);
             open = false;
           }
           outcomes.push({ value });
         } catch (error) {
-          await sql`ROLLBACK TO SAVEPOINT write_group_unit`.execute(trx);
+          await trx.executeQuery(ROLL_BACK);
           if (!this.postgres) {
-            await sql`RELEASE SAVEPOINT write_group_unit`.execute(trx);
+            await trx.executeQuery(RELEASE);
             open = false;
           }
           outcomes.push(isRetryableDbError(error) ? { alone: true } : { error });
