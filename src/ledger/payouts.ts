@@ -6,7 +6,7 @@
 import { AppError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Currency, Minor } from '../core/money.js';
-import { HotRowInsert } from '../store/hot-query.js';
+import { HotQuery, HotRowInsert } from '../store/hot-query.js';
 import type { Executor } from '../store/schema.js';
 import type { LedgerReservationsTable } from './ledger-rows.js';
 import { accountId, merchantAccount, platformAccount, readMerchantBalances } from './accounts.js';
@@ -209,15 +209,18 @@ async function closeReservation(
   status: 'released' | 'completed',
   nowMs: number,
 ): Promise<LedgerReservationsTable | null> {
-  const row = await db
+  return (await closeHeld.executeTakeFirst(db, status, BigInt(nowMs), ref)) ?? null;
+}
+
+/** A held reservation closed (compiled once: every payout's final transition runs it). */
+const closeHeld = new HotQuery(3, (db, status: 'released' | 'completed', updatedAtMs: bigint, ref: string) =>
+  db
     .updateTable('ledger_reservations')
-    .set({ status, updated_at_ms: BigInt(nowMs) })
+    .set({ status, updated_at_ms: updatedAtMs })
     .where('ref', '=', ref)
     .where('status', '=', 'held')
-    .returningAll()
-    .executeTakeFirst();
-  return row ?? null;
-}
+    .returningAll(),
+);
 
 /** Explains why a reservation could not be closed: a replay of the same close, or a conflict. */
 async function alreadyClosed(db: Executor, ref: string, wanted: 'released' | 'completed'): Promise<Reservation> {

@@ -1,5 +1,6 @@
 // What other modules read of a merchant, asked of the merchants module instead of its tables: the
 // ledger and the fees check that a merchant exists, webhooks read its default URLs and its secret.
+import { HotQuery } from '../store/hot-query.js';
 import type { Executor } from '../store/schema.js';
 
 /** Whether the merchant exists; pass the caller's transaction to read inside it. */
@@ -15,13 +16,14 @@ export interface MerchantWebhookUrls {
 
 /** The merchant's default webhook URLs, or undefined when there is no such merchant. */
 export async function merchantWebhookUrls(db: Executor, merchantId: string): Promise<MerchantWebhookUrls | undefined> {
-  const row = await db
-    .selectFrom('merchants')
-    .select(['payment_webhook_url', 'payout_webhook_url'])
-    .where('id', '=', merchantId)
-    .executeTakeFirst();
+  const row = await webhookUrlsOf.executeTakeFirst(db, merchantId);
   return row && { payment: row.payment_webhook_url, payout: row.payout_webhook_url };
 }
+
+/** Read with every event a payment or payout records (webhooks/outbox.ts), so compiled once (store/hot-query.ts). */
+const webhookUrlsOf = new HotQuery(1, (db, merchantId: string) =>
+  db.selectFrom('merchants').select(['payment_webhook_url', 'payout_webhook_url']).where('id', '=', merchantId),
+);
 
 /** A merchant's webhook secrets, sealed: the current one, and the replaced one while its overlap lasts. */
 export interface SealedWebhookSecrets {

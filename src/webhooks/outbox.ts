@@ -3,8 +3,9 @@
 import { isoFromMs } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { merchantWebhookUrls } from '../merchants/merchant-lookups.js';
+import { HotRowInsert } from '../store/hot-query.js';
 import type { Executor } from '../store/schema.js';
-import type { WebhookDestinationSource, WebhookEventType, WebhookResourceKind } from './webhook-rows.js';
+import type { WebhookDestinationSource, WebhookEventsTable, WebhookEventType, WebhookResourceKind } from './webhook-rows.js';
 
 export interface EnqueueWebhookInput {
   readonly merchantId: string;
@@ -46,6 +47,9 @@ function buildBody(input: EnqueueWebhookInput, eventId: string): string {
   return JSON.stringify({ ...input.record, event: { id: eventId, type: input.type, createdAt: isoFromMs(input.nowMs) } });
 }
 
+/** The event's row, compiled once (store/hot-query.ts): every payment's and payout's outcome writes one. */
+const insertEvent = new HotRowInsert((db, row: WebhookEventsTable) => db.insertInto('webhook_events').values(row));
+
 /** Records one event; call it inside the transaction that makes the state change it announces. */
 export async function enqueueWebhookEvent(trx: Executor, input: EnqueueWebhookInput): Promise<{ eventId: string }> {
   if (KIND_OF_TYPE[input.type] !== input.resourceKind) {
@@ -57,26 +61,23 @@ export async function enqueueWebhookEvent(trx: Executor, input: EnqueueWebhookIn
   const url = requested ?? (await merchantDefaultUrl(trx, input.merchantId, input.resourceKind));
   const source: WebhookDestinationSource = requested ? 'request' : url ? 'merchant' : 'none';
   const nowMs = BigInt(input.nowMs);
-  await trx
-    .insertInto('webhook_events')
-    .values({
-      id: eventId,
-      merchant_id: input.merchantId,
-      type: input.type,
-      resource_kind: input.resourceKind,
-      resource_ref: input.resourceRef,
-      payload_json: body,
-      url,
-      destination_source: source,
-      status: url ? 'pending' : 'no_destination',
-      attempt_count: 0n,
-      schedule_step: 0n,
-      next_attempt_at_ms: nowMs,
-      locked_until_ms: null,
-      created_at_ms: nowMs,
-      delivered_at_ms: null,
-      last_error: null,
-    })
-    .execute();
+  await insertEvent.executeTakeFirst(trx, {
+    id: eventId,
+    merchant_id: input.merchantId,
+    type: input.type,
+    resource_kind: input.resourceKind,
+    resource_ref: input.resourceRef,
+    payload_json: body,
+    url,
+    destination_source: source,
+    status: url ? 'pending' : 'no_destination',
+    attempt_count: 0n,
+    schedule_step: 0n,
+    next_attempt_at_ms: nowMs,
+    locked_until_ms: null,
+    created_at_ms: nowMs,
+    delivered_at_ms: null,
+    last_error: null,
+  });
   return { eventId };
 }

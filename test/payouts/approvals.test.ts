@@ -176,6 +176,8 @@ describe('approve and reject', () => {
     const ref = await pendingPayout(maker);
     const rejected = await maker.checker.payoutReject({ transactionRef: ref, reason: 'wrong beneficiary' });
     expect(rejected).toMatchObject({ ok: true, data: { status: 'Failed', failureReason: 'REJECTED_BY_MERCHANT', completedAt: expect.any(String) } });
+    // The decision is written with the final transition: who rejected it and why.
+    expect(await row(ref)).toMatchObject({ status: 'Failed', approval_decided_by_key_id: maker.checkerKeyId, approval_reason: 'wrong beneficiary', locked_until_ms: null });
     expect(await balances(maker.id)).toMatchObject({ available: 10_000_00n, held: 0n });
     const events = await eventsOf(server, ref);
     expect(events.map((e) => e.type)).toEqual(['payout.pending_approval', 'payout.failed']);

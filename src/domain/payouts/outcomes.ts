@@ -6,6 +6,7 @@
 // it happens once, completely, or not at all; a final status never changes again. A batch's item
 // also counts down its batch there (batch-completion.ts).
 import type { PayoutState } from '../../connectors/channel.js';
+import { HotQuery } from '../../store/hot-query.js';
 import { writeGroupOf } from '../../store/write-group.js';
 import { failureReasonOf } from '../failure-reasons.js';
 import { noteBatchItemFinal } from './batch-completion.js';
@@ -18,25 +19,21 @@ import { assertTransition, upstreamStatusesBefore } from './payout-statuses.js';
 import type { PayoutStatus } from './payout-rows.js';
 import type { PayoutsTable } from './payout-rows.js';
 
+const toProcessing = new HotQuery(5, (db, upstreamRef: string | null, utr: string | null, nextActionAtMs: bigint, updatedAtMs: bigint, transactionRef: string) =>
+  db
+    .updateTable('payouts')
+    .set({ status: 'Processing', upstream_ref: upstreamRef, utr, query_attempts: 0n, next_action_at_ms: nextActionAtMs, updated_at_ms: updatedAtMs })
+    .where('transaction_ref', '=', transactionRef)
+    .where('status', 'in', upstreamStatusesBefore('Processing')),
+);
+
 /** Initiated -> Processing: the upstream took the payout. The first poll is scheduled. */
 export async function markProcessing(ctx: PayoutContext, row: PayoutsTable, state: PayoutState): Promise<boolean> {
   const nowMs = ctx.clock.nowMs();
-  const result = await writeGroupOf(ctx.db).run((trx) =>
-    trx
-      .updateTable('payouts')
-      .set({
-        status: 'Processing',
-        upstream_ref: state.upstreamRef ?? row.upstream_ref,
-        utr: state.utr ?? row.utr,
-        query_attempts: 0n,
-        next_action_at_ms: BigInt(nowMs + pollDelayMs(0)),
-        updated_at_ms: BigInt(nowMs),
-      })
-      .where('transaction_ref', '=', row.transaction_ref)
-      .where('status', 'in', upstreamStatusesBefore('Processing'))
-      .executeTakeFirst(),
+  const updated = await writeGroupOf(ctx.db).run((trx) =>
+    toProcessing.affected(trx, state.upstreamRef ?? row.upstream_ref, state.utr ?? row.utr, BigInt(nowMs + pollDelayMs(0)), BigInt(nowMs), row.transaction_ref),
   );
-  if (result.numUpdatedRows !== 1n) return false;
+  if (updated !== 1n) return false;
   assertTransition(row.status, 'Processing', row.transaction_ref);
   return true;
 }
@@ -71,26 +68,21 @@ export function closePayout(
   // Group-committed with the other writes of the moment, under its own savepoint (write-group.ts).
   return writeGroupOf(ctx.db).run(async (trx) => {
     const nowMs = ctx.clock.nowMs();
-    const updated = await trx
-      .updateTable('payouts')
-      .set({
-        status: outcome,
-        failure_reason: outcome === 'Failed' ? failureReasonOf(state.failureReason) : null,
-        upstream_ref: state.upstreamRef ?? row.upstream_ref,
-        utr: state.utr ?? row.utr,
-        next_action_at_ms: null,
-        locked_until_ms: null,
-        approval_expires_at_ms: null,
-        ...(extra.approvalDecidedByKeyId === undefined ? {} : { approval_decided_by_key_id: extra.approvalDecidedByKeyId }),
-        ...(extra.approvalReason === undefined ? {} : { approval_reason: extra.approvalReason }),
-        completed_at_ms: BigInt(nowMs),
-        updated_at_ms: BigInt(nowMs),
-      })
-      .where('transaction_ref', '=', row.transaction_ref)
-      .where('status', 'in', [...from])
-      // The row as updated comes back with the update: no second round trip to read it.
-      .returningAll()
-      .executeTakeFirst();
+    const decidedBy = extra.approvalDecidedByKeyId;
+    const reason = extra.approvalReason;
+    const values: unknown[] = [
+      outcome,
+      outcome === 'Failed' ? failureReasonOf(state.failureReason) : null,
+      state.upstreamRef ?? row.upstream_ref,
+      state.utr ?? row.utr,
+      BigInt(nowMs),
+      row.transaction_ref,
+      ...from,
+      ...(decidedBy === undefined ? [] : [decidedBy]),
+      ...(reason === undefined ? [] : [reason]),
+    ];
+    // The row as updated comes back with the update: no second round trip to read it.
+    const updated = await closeQuery(from.length, decidedBy !== undefined, reason !== undefined).executeTakeFirst(trx, ...values);
     if (!updated) return null;
     assertTransition(row.status, outcome, row.transaction_ref);
     // The ledger's half (ledger/payouts.ts): held -> paid out and fee revenue, or held -> back to the merchant.
@@ -157,3 +149,46 @@ export async function applyChannelNews(ctx: PayoutContext, transactionRef: strin
   await applyUpstreamState(ctx, row, state);
   return (await findPayoutByRef(ctx.db, transactionRef)) ?? null;
 }
+
+const closeQueries = new Map<string, HotQuery<unknown[], PayoutsTable>>();
+
+/**
+ * The final transition's update, compiled once per shape (store/hot-query.ts): the number of statuses
+ * it may come from, and whether an approval decision is written with it. Its values, in order:
+ * outcome, failure reason, upstream ref, UTR, now, transactionRef, the `from` statuses, then the
+ * deciding key and the reason where the shape has them.
+ */
+function closeQuery(fromCount: number, withDecidedBy: boolean, withReason: boolean): HotQuery<unknown[], PayoutsTable> {
+  const key = `${fromCount}${withDecidedBy ? ' decided' : ''}${withReason ? ' reason' : ''}`;
+  let query = closeQueries.get(key);
+  if (query === undefined) {
+    const arity = 6 + fromCount + (withDecidedBy ? 1 : 0) + (withReason ? 1 : 0);
+    query = new HotQuery<unknown[], PayoutsTable>(arity, (db, ...values) => {
+      const [outcome, failureReason, upstreamRef, utr, nowMs, transactionRef] = values as [PayoutStatus, string | null, string | null, string | null, bigint, string];
+      const rest = values.slice(6);
+      const from = rest.slice(0, fromCount) as PayoutStatus[];
+      const approval = rest.slice(fromCount) as (string | null)[];
+      return db
+        .updateTable('payouts')
+        .set({
+          status: outcome,
+          failure_reason: failureReason,
+          upstream_ref: upstreamRef,
+          utr,
+          next_action_at_ms: null,
+          locked_until_ms: null,
+          approval_expires_at_ms: null,
+          ...(withDecidedBy ? { approval_decided_by_key_id: approval[0] } : {}),
+          ...(withReason ? { approval_reason: approval[withDecidedBy ? 1 : 0] } : {}),
+          completed_at_ms: nowMs,
+          updated_at_ms: nowMs,
+        })
+        .where('transaction_ref', '=', transactionRef)
+        .where('status', 'in', from)
+        .returningAll();
+    });
+    closeQueries.set(key, query);
+  }
+  return query;
+}
+

@@ -3,14 +3,19 @@
 // operators and requests can race without double effects.
 import type { SelectQueryBuilder } from 'kysely';
 import type { StoreKind } from '../../store/db.js';
-import { HotRowInsert } from '../../store/hot-query.js';
+import { HotQuery, HotRowInsert } from '../../store/hot-query.js';
 import type { Database, Db, Executor } from '../../store/schema.js';
 import { withTransaction } from '../../store/transactions.js';
 import { LIVE_PAYOUT_STATUSES } from './payout-statuses.js';
-import type { PayoutsTable } from './payout-rows.js';
+import type { PayoutStatus, PayoutsTable } from './payout-rows.js';
+
+// The statements every payout's life runs (intake's insert, the submission job's lease and attempt
+// updates, the read behind each callback) are compiled once (store/hot-query.ts), not built by
+// Kysely on every call.
+const payoutByRef = new HotQuery(1, (db, transactionRef: string) => db.selectFrom('payouts').selectAll().where('transaction_ref', '=', transactionRef));
 
 export async function findPayoutByRef(db: Executor, transactionRef: string): Promise<PayoutsTable | undefined> {
-  return db.selectFrom('payouts').selectAll().where('transaction_ref', '=', transactionRef).executeTakeFirst();
+  return payoutByRef.executeTakeFirst(db, transactionRef);
 }
 
 /** A merchant's payout by either reference; another merchant's payout reads as missing. */
@@ -107,33 +112,38 @@ export async function claimWithLease(db: Db, kind: StoreKind, nowMs: number, lea
   return db.transaction().execute(async (trx) => {
     const claimed: PayoutsTable[] = [];
     for (const row of rows) {
-      const result = await trx
-        .updateTable('payouts')
-        .set({ locked_until_ms: lease })
-        .where('transaction_ref', '=', row.transaction_ref)
-        .where('status', '=', row.status)
-        .where((eb) => eb.or([eb('locked_until_ms', 'is', null), eb('locked_until_ms', '<=', now)]))
-        .executeTakeFirst();
-      if (result.numUpdatedRows === 1n) claimed.push({ ...row, locked_until_ms: lease });
+      if ((await leaseRow.affected(trx, lease, row.transaction_ref, row.status, now)) === 1n) claimed.push({ ...row, locked_until_ms: lease });
     }
     return claimed;
   });
 }
+
+/** SQLite's claim of one row read as due: the lease, unless another took the row or moved it meanwhile. */
+const leaseRow = new HotQuery(4, (db, lease: bigint, transactionRef: string, status: PayoutStatus, now: bigint) =>
+  db
+    .updateTable('payouts')
+    .set({ locked_until_ms: lease })
+    .where('transaction_ref', '=', transactionRef)
+    .where('status', '=', status)
+    .where((eb) => eb.or([eb('locked_until_ms', 'is', null), eb('locked_until_ms', '<=', now)])),
+);
+
+const countSubmitAttempt = new HotQuery(4, (db, attempts: bigint, transactionRef: string, lease: bigint, attemptsBefore: bigint) =>
+  db
+    .updateTable('payouts')
+    .set({ submit_attempts: attempts })
+    .where('transaction_ref', '=', transactionRef)
+    .where('status', '=', 'Initiated')
+    .where('locked_until_ms', '=', lease)
+    .where('submit_attempts', '=', attemptsBefore),
+);
 
 /**
  * Records a submission about to be made, under the caller's lease; it must commit before the
  * request leaves, so a crash after sending is seen as "may have reached the upstream".
  */
 export async function recordSubmitAttempt(db: Executor, row: PayoutsTable, lease: bigint): Promise<boolean> {
-  const result = await db
-    .updateTable('payouts')
-    .set({ submit_attempts: row.submit_attempts + 1n })
-    .where('transaction_ref', '=', row.transaction_ref)
-    .where('status', '=', 'Initiated')
-    .where('locked_until_ms', '=', lease)
-    .where('submit_attempts', '=', row.submit_attempts)
-    .executeTakeFirst();
-  return result.numUpdatedRows === 1n;
+  return (await countSubmitAttempt.affected(db, row.submit_attempts + 1n, row.transaction_ref, lease, row.submit_attempts)) === 1n;
 }
 
 /** A refused payout goes to `next` (the rest of its route stays behind it), due at once; false if the lease was lost. */
@@ -158,14 +168,17 @@ export async function moveToNextChannel(db: Executor, row: PayoutsTable, lease: 
 
 /** Gives the row back with its next action time (and the query count that drives the backoff), if still ours. */
 export async function releaseLease(db: Executor, transactionRef: string, lease: bigint, nextActionAtMs: number, queryAttempts: bigint): Promise<void> {
-  await db
+  await giveBackLease.execute(db, BigInt(nextActionAtMs), queryAttempts, transactionRef, lease);
+}
+
+const giveBackLease = new HotQuery(4, (db, nextActionAtMs: bigint, queryAttempts: bigint, transactionRef: string, lease: bigint) =>
+  db
     .updateTable('payouts')
-    .set({ locked_until_ms: null, next_action_at_ms: BigInt(nextActionAtMs), query_attempts: queryAttempts })
+    .set({ locked_until_ms: null, next_action_at_ms: nextActionAtMs, query_attempts: queryAttempts })
     .where('transaction_ref', '=', transactionRef)
     .where('locked_until_ms', '=', lease)
-    .where('status', 'in', [...LIVE_PAYOUT_STATUSES])
-    .execute();
-}
+    .where('status', 'in', [...LIVE_PAYOUT_STATUSES]),
+);
 
 /** Payouts in Processing whose record has not changed for `olderThanMs`, oldest first. */
 export async function stuckPayouts(db: Executor, nowMs: number, olderThanMs: number, limit: number): Promise<PayoutsTable[]> {
