@@ -2,11 +2,11 @@
 // one request at a time, closed-loop. Requests come from a pre-built list (the signed ones are one-time, so
 // each is sent at most once unless `cycle` is set); every response's latency goes into a histogram.
 import { performance, PerformanceObserver, type RecordableHistogram } from 'node:perf_hooks';
-import { latencyOf, newLatencyHistogram, type LatencyMs } from './latency.js';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { Pool } from 'undici';
 import { snapshot, usageBetween, type CpuSnapshot, type CpuUsage } from './cpu.js';
+import { latencyOf, newLatencyHistogram, type LatencyMs } from './latency.js';
 
 /** One ready-to-send request: `body` is exactly the text that was signed. */
 export interface PreparedRequest {

@@ -81,14 +81,6 @@ export async function openAccount(db: Executor, ref: AccountRef, nowMs: number):
 
 export type MerchantBalances = Readonly<Record<MerchantAccountKind, Minor>>;
 
-/**
- * Reads a merchant's balances of the given kinds; a missing account reads as zero. With `lock` on
- * PostgreSQL the rows stay locked (in id order) until the transaction ends, so a decision taken
- * from them (how much comes from available, how much credit to repay) cannot be overtaken. SQLite
- * needs no lock: it runs one writer at a time. Deadlock rule: a transaction may afterwards update
- * only rows that sort after the last one it locked, so `kinds` must include every earlier row it
- * will touch (kind names sort as available < credit < credit_line < held < pending < security).
- */
 /** A merchant's balance rows by id, compiled once per number of ids (store/hot-query.ts). */
 const balancesRead = new HotBatchQuery(1, (db, _count, ids) =>
   db
@@ -106,6 +98,14 @@ const balancesLocked = new HotBatchQuery(1, (db, _count, ids) =>
     .forNoKeyUpdate(),
 );
 
+/**
+ * Reads a merchant's balances of the given kinds; a missing account reads as zero. With `lock` on
+ * PostgreSQL the rows stay locked (in id order) until the transaction ends, so a decision taken
+ * from them (how much comes from available, how much credit to repay) cannot be overtaken. SQLite
+ * needs no lock: it runs one writer at a time. Deadlock rule: a transaction may afterwards update
+ * only rows that sort after the last one it locked, so `kinds` must include every earlier row it
+ * will touch (kind names sort as available < credit < credit_line < held < pending < security).
+ */
 export async function readMerchantBalances(
   db: Executor,
   storeKind: StoreKind,

@@ -5,9 +5,10 @@ import { sql } from 'kysely';
 import { AppError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Currency, Minor } from '../core/money.js';
-import { HotBatchQuery, HotQuery } from '../store/hot-query.js';
+import { HotBatchQuery, HotQuery, HotRowInsert } from '../store/hot-query.js';
 import { isPostgres, type Executor } from '../store/schema.js';
 import { accountId, mustStayNonNegative, openAccount, type AccountRef } from './accounts.js';
+import type { LedgerEntriesTable } from './ledger-rows.js';
 import { postEntryPg } from './pg-posting.js';
 
 export const ENTRY_KINDS = [
@@ -93,14 +94,12 @@ const addToBalanceIfCovered = new HotQuery(3, (db, id: string, deltaMinor: Minor
     .where('id', '=', id)
     .where('balance_minor', '>=', coverMinor),
 );
-const claimEntry = new HotQuery(
-  9,
-  (db, id: string, kind: EntryKind, ref: string, merchantId: string | null, currency: Currency, postingCount: bigint, reason: string | null, actor: string | null, createdAtMs: bigint) =>
-    db
-      .insertInto('ledger_entries')
-      .values({ id, kind, ref, merchant_id: merchantId, currency, posting_count: postingCount, reason, actor, created_at_ms: createdAtMs })
-      .onConflict((oc) => oc.columns(['kind', 'ref']).doNothing())
-      .returning('id'),
+const claimEntry = new HotRowInsert((db, row: LedgerEntriesTable) =>
+  db
+    .insertInto('ledger_entries')
+    .values(row)
+    .onConflict((oc) => oc.columns(['kind', 'ref']).doNothing())
+    .returning('id'),
 );
 /** An entry's postings in one insert: (entry_id, account_id, amount_minor) per posting. */
 const insertPostings = new HotBatchQuery(3, (db, count, values) =>
@@ -143,18 +142,17 @@ export async function postJournal(db: Executor, entry: EntryInput): Promise<Post
 }
 
 async function postStepByStep(db: Executor, entry: EntryInput, postings: { id: string; posting: Posting }[]): Promise<PostResult> {
-  const claimed = await claimEntry.executeTakeFirst(
-    db,
-    newId(),
-    entry.kind,
-    entry.ref,
-    entry.merchantId,
-    entry.currency,
-    BigInt(postings.length),
-    entry.reason ?? null,
-    entry.actor ?? null,
-    BigInt(entry.nowMs),
-  );
+  const claimed = await claimEntry.executeTakeFirst(db, {
+    id: newId(),
+    kind: entry.kind,
+    ref: entry.ref,
+    merchant_id: entry.merchantId,
+    currency: entry.currency,
+    posting_count: BigInt(postings.length),
+    reason: entry.reason ?? null,
+    actor: entry.actor ?? null,
+    created_at_ms: BigInt(entry.nowMs),
+  });
   if (!claimed) return { entryId: await existingEntryId(db, entry.kind, entry.ref), replayed: true };
 
   await insertPostings.execute(

@@ -97,28 +97,35 @@ export class HotBatchQuery<Row> {
 }
 
 /**
- * A one-row insert (or upsert) whose columns are the row's own, as Kysely's `values(row)` takes them
- * (a column whose value is undefined left out): one HotQuery per set of columns, so a write path's
- * insert is compiled once, and on PostgreSQL planned once per connection. `build` must put the row's
- * values into the query unchanged.
+ * A query shaped by a row's columns, as Kysely's `values(row)` and `set(row)` take them (a column whose
+ * value is undefined left out), and by how many further values it takes (a WHERE's): one HotQuery per
+ * shape, so a write path's insert or update is compiled once, and on PostgreSQL planned once per
+ * connection. `build` must put the row's values and the further ones into the query unchanged.
  */
-export class HotRowInsert<Row extends object, Out> {
-  private readonly byColumns = new Map<string, { readonly columns: readonly string[]; readonly query: HotQuery<unknown[], Out> }>();
+export class HotRowQuery<Row extends object, Out> {
+  private readonly byShape = new Map<string, { readonly columns: readonly string[]; readonly query: HotQuery<unknown[], Out> }>();
 
-  constructor(private readonly build: (db: Executor, row: Row) => Compilable<Out>) {}
+  constructor(private readonly build: (db: Executor, row: Row, more: readonly unknown[]) => Compilable<Out>) {}
 
-  async executeTakeFirst(db: Executor, row: Row): Promise<Out | undefined> {
+  async executeTakeFirst(db: Executor, row: Row, more: readonly unknown[] = []): Promise<Out | undefined> {
     const values = row as Record<string, unknown>;
     const columns = Object.keys(values).filter((column) => values[column] !== undefined);
-    const key = columns.join(',');
-    let entry = this.byColumns.get(key);
+    const key = `${columns.join(',')} +${more.length}`;
+    let entry = this.byShape.get(key);
     if (entry === undefined) {
-      const query = new HotQuery<unknown[], Out>(columns.length, (q, ...placeholders) =>
-        this.build(q, Object.fromEntries(columns.map((column, i) => [column, placeholders[i]])) as Row),
+      const query = new HotQuery<unknown[], Out>(columns.length + more.length, (q, ...placeholders) =>
+        this.build(q, Object.fromEntries(columns.map((column, i) => [column, placeholders[i]])) as Row, placeholders.slice(columns.length)),
       );
       entry = { columns, query };
-      this.byColumns.set(key, entry);
+      this.byShape.set(key, entry);
     }
-    return entry.query.executeTakeFirst(db, ...entry.columns.map((column) => values[column]));
+    return entry.query.executeTakeFirst(db, ...entry.columns.map((column) => values[column]), ...more);
+  }
+}
+
+/** A one-row insert (or upsert) whose columns are the row's own (HotRowQuery with no further values). */
+export class HotRowInsert<Row extends object, Out> extends HotRowQuery<Row, Out> {
+  constructor(build: (db: Executor, row: Row) => Compilable<Out>) {
+    super((db, row) => build(db, row));
   }
 }

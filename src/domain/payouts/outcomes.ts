@@ -6,7 +6,7 @@
 // it happens once, completely, or not at all; a final status never changes again. A batch's item
 // also counts down its batch there (batch-completion.ts).
 import type { PayoutState } from '../../connectors/channel.js';
-import { HotQuery } from '../../store/hot-query.js';
+import { HotQuery, HotRowQuery } from '../../store/hot-query.js';
 import { writeGroupOf } from '../../store/write-group.js';
 import { failureReasonOf } from '../failure-reasons.js';
 import { noteBatchItemFinal } from './batch-completion.js';
@@ -68,21 +68,23 @@ export function closePayout(
   // Group-committed with the other writes of the moment, under its own savepoint (write-group.ts).
   return writeGroupOf(ctx.db).run(async (trx) => {
     const nowMs = ctx.clock.nowMs();
-    const decidedBy = extra.approvalDecidedByKeyId;
-    const reason = extra.approvalReason;
-    const values: unknown[] = [
-      outcome,
-      outcome === 'Failed' ? failureReasonOf(state.failureReason) : null,
-      state.upstreamRef ?? row.upstream_ref,
-      state.utr ?? row.utr,
-      BigInt(nowMs),
-      row.transaction_ref,
-      ...from,
-      ...(decidedBy === undefined ? [] : [decidedBy]),
-      ...(reason === undefined ? [] : [reason]),
-    ];
-    // The row as updated comes back with the update: no second round trip to read it.
-    const updated = await closeQuery(from.length, decidedBy !== undefined, reason !== undefined).executeTakeFirst(trx, ...values);
+    const updated = await closeRow.executeTakeFirst(
+      trx,
+      {
+        status: outcome,
+        failure_reason: outcome === 'Failed' ? failureReasonOf(state.failureReason) : null,
+        upstream_ref: state.upstreamRef ?? row.upstream_ref,
+        utr: state.utr ?? row.utr,
+        next_action_at_ms: null,
+        locked_until_ms: null,
+        approval_expires_at_ms: null,
+        approval_decided_by_key_id: extra.approvalDecidedByKeyId,
+        approval_reason: extra.approvalReason,
+        completed_at_ms: BigInt(nowMs),
+        updated_at_ms: BigInt(nowMs),
+      },
+      [row.transaction_ref, ...from],
+    );
     if (!updated) return null;
     assertTransition(row.status, outcome, row.transaction_ref);
     // The ledger's half (ledger/payouts.ts): held -> paid out and fee revenue, or held -> back to the merchant.
@@ -150,45 +152,16 @@ export async function applyChannelNews(ctx: PayoutContext, transactionRef: strin
   return (await findPayoutByRef(ctx.db, transactionRef)) ?? null;
 }
 
-const closeQueries = new Map<string, HotQuery<unknown[], PayoutsTable>>();
-
 /**
- * The final transition's update, compiled once per shape (store/hot-query.ts): the number of statuses
- * it may come from, and whether an approval decision is written with it. Its values, in order:
- * outcome, failure reason, upstream ref, UTR, now, transactionRef, the `from` statuses, then the
- * deciding key and the reason where the shape has them.
+ * The final transition's update (compiled once per shape, store/hot-query.ts): the columns it sets (an
+ * approval decision's only when one is given) and, after the transactionRef, the statuses it may come
+ * from. The row as updated comes back with the update: no second round trip to read it.
  */
-function closeQuery(fromCount: number, withDecidedBy: boolean, withReason: boolean): HotQuery<unknown[], PayoutsTable> {
-  const key = `${fromCount}${withDecidedBy ? ' decided' : ''}${withReason ? ' reason' : ''}`;
-  let query = closeQueries.get(key);
-  if (query === undefined) {
-    const arity = 6 + fromCount + (withDecidedBy ? 1 : 0) + (withReason ? 1 : 0);
-    query = new HotQuery<unknown[], PayoutsTable>(arity, (db, ...values) => {
-      const [outcome, failureReason, upstreamRef, utr, nowMs, transactionRef] = values as [PayoutStatus, string | null, string | null, string | null, bigint, string];
-      const rest = values.slice(6);
-      const from = rest.slice(0, fromCount) as PayoutStatus[];
-      const approval = rest.slice(fromCount) as (string | null)[];
-      return db
-        .updateTable('payouts')
-        .set({
-          status: outcome,
-          failure_reason: failureReason,
-          upstream_ref: upstreamRef,
-          utr,
-          next_action_at_ms: null,
-          locked_until_ms: null,
-          approval_expires_at_ms: null,
-          ...(withDecidedBy ? { approval_decided_by_key_id: approval[0] } : {}),
-          ...(withReason ? { approval_reason: approval[withDecidedBy ? 1 : 0] } : {}),
-          completed_at_ms: nowMs,
-          updated_at_ms: nowMs,
-        })
-        .where('transaction_ref', '=', transactionRef)
-        .where('status', 'in', from)
-        .returningAll();
-    });
-    closeQueries.set(key, query);
-  }
-  return query;
-}
-
+const closeRow = new HotRowQuery((db, set: Partial<PayoutsTable>, [transactionRef, ...from]: readonly unknown[]) =>
+  db
+    .updateTable('payouts')
+    .set(set)
+    .where('transaction_ref', '=', transactionRef as string)
+    .where('status', 'in', from as PayoutStatus[])
+    .returningAll(),
+);
