@@ -28,6 +28,11 @@ export class HotQuery<Args extends readonly unknown[], Row> {
   constructor(
     private readonly arity: Args['length'],
     private readonly build: (db: Executor, ...args: Args) => Compilable<Row>,
+    /**
+     * false: on PostgreSQL the text runs unnamed, parsed and planned by the server on every call as
+     * Kysely's own queries are; for shapes too many to keep planned on every pooled connection.
+     */
+    private readonly preparedOnServer = true,
   ) {}
 
   async execute(db: Executor, ...args: Args): Promise<Row[]> {
@@ -62,10 +67,13 @@ export class HotQuery<Args extends readonly unknown[], Row> {
   private compile(db: Executor): Compiled {
     const placeholders = Array.from({ length: this.arity }, (_, i) => placeholder(i)) as unknown as Args;
     const template = this.build(db, ...placeholders).compile();
-    if (isPostgres(db)) preparedOnPostgres(template.sql);
-    const sources = template.parameters.map((value) => (placeholders as readonly unknown[]).indexOf(value));
+    if (this.preparedOnServer && isPostgres(db)) preparedOnPostgres(template.sql);
+    // By lookup, not by search: a multi-row insert compiles thousands of values.
+    const argumentOf = new Map<unknown, number>((placeholders as readonly unknown[]).map((value, i) => [value, i]));
+    const sources = template.parameters.map((value) => argumentOf.get(value) ?? -1);
+    const used = new Set(sources);
     for (let i = 0; i < this.arity; i++) {
-      if (!sources.includes(i)) throw new Error(`hot query: argument ${i} is not a value of the compiled query: ${template.sql}`);
+      if (!used.has(i)) throw new Error(`hot query: argument ${i} is not a value of the compiled query: ${template.sql}`);
     }
     return { template, sources };
   }
@@ -109,7 +117,7 @@ export class HotRowQuery<Row extends object, Out> {
 
   async executeTakeFirst(db: Executor, row: Row, more: readonly unknown[] = []): Promise<Out | undefined> {
     const values = row as Record<string, unknown>;
-    const columns = Object.keys(values).filter((column) => values[column] !== undefined);
+    const columns = definedColumns(row);
     const key = `${columns.join(',')} +${more.length}`;
     let entry = this.byShape.get(key);
     if (entry === undefined) {
@@ -121,6 +129,51 @@ export class HotRowQuery<Row extends object, Out> {
     }
     return entry.query.executeTakeFirst(db, ...entry.columns.map((column) => values[column]), ...more);
   }
+}
+
+/**
+ * A multi-row insert of rows built alike (the same columns defined in each), compiled once per column
+ * shape and number of rows. Those are many (a group commit's batch may hold one to a hundred rows), so
+ * on PostgreSQL the texts are not kept as named statements on every pooled connection: the client side
+ * is spared Kysely's building, the server parses the insert as before. Rows of differing shapes are
+ * built by Kysely, as `build` says, every time.
+ */
+export class HotRowsInsert<Row extends object, Out> {
+  private readonly byShape = new Map<string, { readonly columns: readonly string[]; readonly query: HotQuery<unknown[], Out> }>();
+
+  constructor(private readonly build: (db: Executor, rows: readonly Row[]) => Compilable<Out>) {}
+
+  async execute(db: Executor, rows: readonly Row[]): Promise<Out[]> {
+    if (rows.length === 0) return [];
+    const columns = definedColumns(rows[0]!);
+    if (!rows.every((row) => sameColumns(row, columns))) return (await db.executeQuery(this.build(db, rows).compile())).rows;
+    const key = `${columns.join(',')} x${rows.length}`;
+    let entry = this.byShape.get(key);
+    if (entry === undefined) {
+      const count = rows.length;
+      const query = new HotQuery<unknown[], Out>(
+        columns.length * count,
+        (q, ...placeholders) =>
+          this.build(
+            q,
+            Array.from({ length: count }, (_, r) => Object.fromEntries(columns.map((column, c) => [column, placeholders[r * columns.length + c]])) as Row),
+          ),
+        false,
+      );
+      entry = { columns, query };
+      this.byShape.set(key, entry);
+    }
+    const values: unknown[] = [];
+    for (const row of rows) for (const column of entry.columns) values.push((row as Record<string, unknown>)[column]);
+    return entry.query.execute(db, ...values);
+  }
+}
+
+const definedColumns = (row: object): string[] => Object.keys(row).filter((column) => (row as Record<string, unknown>)[column] !== undefined);
+
+function sameColumns(row: object, columns: readonly string[]): boolean {
+  const defined = definedColumns(row);
+  return defined.length === columns.length && defined.every((column, i) => column === columns[i]);
 }
 
 /** A one-row insert (or upsert) whose columns are the row's own (HotRowQuery with no further values). */

@@ -3,7 +3,7 @@
 // connection (a list page's planning had cost the database more than its scan).
 import { sql, type Generated, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HotBatchQuery, HotQuery, HotRowInsert } from '../../src/store/hot-query.js';
+import { HotBatchQuery, HotQuery, HotRowInsert, HotRowsInsert } from '../../src/store/hot-query.js';
 import { openTestStore } from '../helpers/store.js';
 
 let store: Awaited<ReturnType<typeof openTestStore>>;
@@ -69,6 +69,39 @@ describe(`hot queries (${process.env.TEST_STORE === 'postgres' ? 'PostgreSQL' : 
     ]);
   });
 
+  it('inserts many rows in one statement per number of rows, each conflict skipped alone, rows of another shape by Kysely', async () => {
+    await sql`CREATE TABLE hot_many (k TEXT PRIMARY KEY, n BIGINT NOT NULL DEFAULT 3)`.execute(store.db);
+    const scratch = store.db as unknown as Kysely<{ hot_many: { k: string; n: Generated<bigint> } }>;
+    const insert = new HotRowsInsert((db, rows: readonly { k: string; n?: bigint }[]) =>
+      (db as unknown as typeof scratch)
+        .insertInto('hot_many')
+        .values([...rows])
+        .onConflict((oc) => oc.column('k').doNothing())
+        .returning(['k', 'n']),
+    );
+    const keys = (rows: readonly { k: string }[]) => rows.map((row) => row.k).sort();
+    expect(await insert.execute(store.db, [])).toEqual([]);
+    expect(keys(await insert.execute(store.db, [{ k: 'a', n: 1n }, { k: 'b', n: 2n }]))).toEqual(['a', 'b']);
+    // The same size again, other values: the compiled statement takes this call's values.
+    expect(keys(await insert.execute(store.db, [{ k: 'c', n: 5n }, { k: 'a', n: 9n }]))).toEqual(['c']);
+    // Three hundred rows (ten thousand values would do too): compiled by lookup, in one statement.
+    const many = Array.from({ length: 300 }, (_, i) => ({ k: `m${String(i).padStart(3, '0')}`, n: BigInt(i) }));
+    expect(await insert.execute(store.db, many)).toHaveLength(300);
+    // Rows not built alike (here the columns in another order): built by Kysely as they are.
+    expect(keys(await insert.execute(store.db, [{ k: 'd', n: 4n }, { n: 3n, k: 'e' }, { k: 'f', n: 3n }]))).toEqual(['d', 'e', 'f']);
+    const rows = await scratch.selectFrom('hot_many').select(['k', 'n']).where('k', '<', 'm').orderBy('k').execute();
+    expect(rows).toEqual([
+      { k: 'a', n: 1n },
+      { k: 'b', n: 2n },
+      { k: 'c', n: 5n },
+      { k: 'd', n: 4n },
+      { k: 'e', n: 3n },
+      { k: 'f', n: 3n },
+    ]);
+    const stored = await scratch.selectFrom('hot_many').select(['k', 'n']).where('k', '>=', 'm').orderBy('k').execute();
+    expect(stored).toEqual(many);
+  });
+
   it.runIf(process.env.TEST_STORE === 'postgres')('runs as a named prepared statement on PostgreSQL', async () => {
     await store.db.transaction().execute(async (trx) => {
       // One connection: the statement is prepared on it by the call, then listed by the server.
@@ -77,6 +110,20 @@ describe(`hot queries (${process.env.TEST_STORE === 'postgres' ? 'PostgreSQL' : 
       const mine = prepared.rows.filter((row) => row.statement.includes('rate_limit_windows') && row.statement.includes('"window_s" = $2'));
       expect(mine).toHaveLength(1);
       expect(mine[0]!.name).toMatch(/^paygate_\d+$/);
+    });
+  });
+
+  it.runIf(process.env.TEST_STORE === 'postgres')('leaves a query marked so unprepared, planned by the server with each call\'s values', async () => {
+    const unplanned = new HotQuery(
+      1,
+      (db, bucket: string) => db.selectFrom('rate_limit_windows').select(['bucket', 'n']).where('bucket', '=', bucket).where('n', '>', 6n),
+      false,
+    );
+    await store.db.transaction().execute(async (trx) => {
+      for (let round = 0; round < 7; round++) expect(await unplanned.execute(trx, 'hot-b')).toEqual([{ bucket: 'hot-b', n: 7n }]);
+      expect(await unplanned.execute(trx, 'hot-a')).toEqual([]);
+      const prepared = await sql<{ statement: string }>`SELECT statement FROM pg_prepared_statements`.execute(trx);
+      expect(prepared.rows.filter((row) => row.statement.includes('"n" > $2'))).toEqual([]);
     });
   });
 });

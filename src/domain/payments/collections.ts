@@ -9,7 +9,23 @@ import { CLAIM_LEASE_MS, collectionRetryDelayMs, FIRST_RECONCILE_AFTER_MS } from
 import { claimCollection, collectionsDue } from './repository.js';
 import type { PaymentsTable } from './payment-rows.js';
 import { markFailed } from './transitions.js';
+import { HotQuery } from '../../store/hot-query.js';
 import { writeGroupOf } from '../../store/write-group.js';
+
+/**
+ * Every payment's collection, written once the channel answered: compiled once (store/hot-query.ts),
+ * and on PostgreSQL planned with each call's values, as the claim is (repository.ts collectionClaim).
+ */
+const collectionReady = new HotQuery(
+  4,
+  (db, instructionsJson: string, upstreamRef: string, reconcileAtMs: bigint, transactionRef: string) =>
+    db
+      .updateTable('payments')
+      .set({ collection_state: 'ready', collection_json: instructionsJson, upstream_ref: upstreamRef, reconcile_at_ms: reconcileAtMs })
+      .where('transaction_ref', '=', transactionRef)
+      .where('collection_state', '=', 'requested'),
+  false,
+);
 
 export type CollectionOutcome = 'ready' | 'retrying' | 'refused' | 'not-claimed';
 
@@ -55,17 +71,7 @@ export async function askForCollection(deps: PaymentContext, row: PaymentsTable)
     const firstReconcileMs = Math.min(readyAtMs + FIRST_RECONCILE_AFTER_MS, Number(row.expires_at_ms));
     // Shares its commit with the other collections (and writes) finishing at the same time.
     await writeGroupOf(deps.db).run((trx) =>
-      trx
-        .updateTable('payments')
-        .set({
-          collection_state: 'ready',
-          collection_json: JSON.stringify(collection.instructions),
-          upstream_ref: collection.upstreamRef,
-          reconcile_at_ms: BigInt(firstReconcileMs),
-        })
-        .where('transaction_ref', '=', row.transaction_ref)
-        .where('collection_state', '=', 'requested')
-        .execute(),
+      collectionReady.affected(trx, JSON.stringify(collection.instructions), collection.upstreamRef, BigInt(firstReconcileMs), row.transaction_ref),
     );
     return 'ready';
   } catch (error) {
