@@ -132,7 +132,7 @@ let vacuumNoted = false;
 async function settle(servers: Servers, caseName: string, pgSchemas: readonly (string | null)[] = []): Promise<void> {
   const started = performance.now();
   if (await vacuumWithoutAutovacuum(pgSchemas.filter((schema) => schema !== null))) {
-    if (!vacuumNoted) log(`  PostgreSQL runs with autovacuum off: each quiet start runs VACUUM (ANALYZE) on the bench schemas in its place`);
+    if (!vacuumNoted) log(`  PostgreSQL runs with autovacuum off: each quiet start vacuums and analyzes the bench tables that autovacuum would have, by its default thresholds`);
     vacuumNoted = true;
   }
   const pids = { service: servers.service.pid, simulator: servers.simulator.pid };

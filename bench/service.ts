@@ -179,11 +179,15 @@ export async function postgresReachable(): Promise<boolean> {
 
 /**
  * Stands in for autovacuum where the PostgreSQL server runs without it (`autovacuum = off`, as on the
- * bench machine of sessions 6 and 7, which docs/operations.md says production must not do): runs
- * `VACUUM (ANALYZE)` over every table of the given schemas, as the autovacuum daemon would have
- * between the cases, and answers whether it did. Without it the dead rows of a long run (one-time
- * signatures pruned, payments expired, payouts finished) piled up until every claim and index scan
- * walked hundreds of thousands of them (session 7: a payout cost the database 77 – 199 ms of CPU).
+ * bench machine of sessions 6 and 7, which docs/operations.md says production must not do): vacuums and
+ * analyzes each table of the given schemas that the autovacuum daemon would have between the cases, by
+ * its default thresholds (`autovacuumWork`), and answers whether it did. Without it the dead rows of a
+ * long run (one-time signatures pruned, payments expired, payouts finished) piled up until every claim
+ * and index scan walked hundreds of thousands of them (session 7: a payout cost the database 77 – 199 ms
+ * of CPU). Only where the daemon would: analyzing a table while it is still empty (as every case's
+ * quiet start did until session 17) records it as empty, and each connection then plans its prepared
+ * statements on it, a primary-key lookup included, as a scan of the whole table, and keeps those plans
+ * while the case fills it (docs/benchmarks.md, session 17).
  */
 export async function vacuumWithoutAutovacuum(schemas: readonly string[]): Promise<boolean> {
   if (schemas.length === 0) return false;
@@ -192,14 +196,44 @@ export async function vacuumWithoutAutovacuum(schemas: readonly string[]): Promi
   try {
     const setting = await client.query<{ autovacuum: string }>('SHOW autovacuum');
     if (setting.rows[0]?.autovacuum !== 'off') return false;
-    for (const schema of schemas) {
-      const tables = await client.query<{ tablename: string }>('SELECT tablename FROM pg_tables WHERE schemaname = $1 ORDER BY tablename', [schema]);
-      for (const { tablename } of tables.rows) await client.query(`VACUUM (ANALYZE) "${schema}"."${tablename}"`);
+    const tables = await client.query<TableActivity>(
+      `SELECT s.schemaname, s.relname, greatest(c.reltuples, 0)::float8 AS reltuples, s.n_dead_tup::float8 AS n_dead_tup,
+              s.n_ins_since_vacuum::float8 AS n_ins_since_vacuum, s.n_mod_since_analyze::float8 AS n_mod_since_analyze
+       FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
+       WHERE s.schemaname = ANY($1::text[]) ORDER BY s.schemaname, s.relname`,
+      [schemas],
+    );
+    for (const table of tables.rows) {
+      const work = autovacuumWork(table);
+      if (work !== null) await client.query(`${work} "${table.schemaname}"."${table.relname}"`);
     }
     return true;
   } finally {
     await client.end().catch(() => undefined);
   }
+}
+
+interface TableActivity {
+  readonly schemaname: string;
+  readonly relname: string;
+  /** pg_class.reltuples, 0 for a table never analyzed. */
+  readonly reltuples: number;
+  readonly n_dead_tup: number;
+  readonly n_ins_since_vacuum: number;
+  readonly n_mod_since_analyze: number;
+}
+
+/**
+ * What the autovacuum daemon would run on a table, by PostgreSQL's default settings: VACUUM past 50 +
+ * 20 % dead rows or 1,000 + 20 % rows inserted since the last vacuum, ANALYZE past 50 + 10 % rows
+ * changed since the last analyze; null when neither.
+ */
+export function autovacuumWork(table: Pick<TableActivity, 'reltuples' | 'n_dead_tup' | 'n_ins_since_vacuum' | 'n_mod_since_analyze'>): string | null {
+  const vacuum = table.n_dead_tup > 50 + 0.2 * table.reltuples || table.n_ins_since_vacuum > 1000 + 0.2 * table.reltuples;
+  const analyze = table.n_mod_since_analyze > 50 + 0.1 * table.reltuples;
+  if (vacuum && analyze) return 'VACUUM (ANALYZE)';
+  if (vacuum) return 'VACUUM';
+  return analyze ? 'ANALYZE' : null;
 }
 
 export async function dropSchema(schema: string): Promise<void> {
