@@ -16,6 +16,15 @@ interface Compiled {
   readonly sources: readonly number[];
 }
 
+export interface HotQueryOptions {
+  /**
+   * false: on PostgreSQL the text runs unnamed, parsed and planned by the server with each call's
+   * values, as Kysely's own queries are: for shapes too many to keep planned on every pooled
+   * connection, or a statement a plan made once for any values could get badly wrong.
+   */
+  readonly preparedOnServer?: boolean;
+}
+
 /**
  * A query whose shape never depends on its arguments: `build` receives a placeholder for each argument
  * and must put every one of them into the query as a value (never branch on it, never transform it, and
@@ -28,11 +37,7 @@ export class HotQuery<Args extends readonly unknown[], Row> {
   constructor(
     private readonly arity: Args['length'],
     private readonly build: (db: Executor, ...args: Args) => Compilable<Row>,
-    /**
-     * false: on PostgreSQL the text runs unnamed, parsed and planned by the server on every call as
-     * Kysely's own queries are; for shapes too many to keep planned on every pooled connection.
-     */
-    private readonly preparedOnServer = true,
+    private readonly options: HotQueryOptions = {},
   ) {}
 
   async execute(db: Executor, ...args: Args): Promise<Row[]> {
@@ -67,7 +72,7 @@ export class HotQuery<Args extends readonly unknown[], Row> {
   private compile(db: Executor): Compiled {
     const placeholders = Array.from({ length: this.arity }, (_, i) => placeholder(i)) as unknown as Args;
     const template = this.build(db, ...placeholders).compile();
-    if (this.preparedOnServer && isPostgres(db)) preparedOnPostgres(template.sql);
+    if (this.options.preparedOnServer !== false && isPostgres(db)) preparedOnPostgres(template.sql);
     // By lookup, not by search: a multi-row insert compiles thousands of values.
     const argumentOf = new Map<unknown, number>((placeholders as readonly unknown[]).map((value, i) => [value, i]));
     const sources = template.parameters.map((value) => argumentOf.get(value) ?? -1);
@@ -158,7 +163,7 @@ export class HotRowsInsert<Row extends object, Out> {
             q,
             Array.from({ length: count }, (_, r) => Object.fromEntries(columns.map((column, c) => [column, placeholders[r * columns.length + c]])) as Row),
           ),
-        false,
+        { preparedOnServer: false },
       );
       entry = { columns, query };
       this.byShape.set(key, entry);

@@ -117,7 +117,7 @@ describe(`hot queries (${process.env.TEST_STORE === 'postgres' ? 'PostgreSQL' : 
     const unplanned = new HotQuery(
       1,
       (db, bucket: string) => db.selectFrom('rate_limit_windows').select(['bucket', 'n']).where('bucket', '=', bucket).where('n', '>', 6n),
-      false,
+      { preparedOnServer: false },
     );
     await store.db.transaction().execute(async (trx) => {
       for (let round = 0; round < 7; round++) expect(await unplanned.execute(trx, 'hot-b')).toEqual([{ bucket: 'hot-b', n: 7n }]);

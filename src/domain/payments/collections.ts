@@ -24,7 +24,7 @@ const collectionReady = new HotQuery(
       .set({ collection_state: 'ready', collection_json: instructionsJson, upstream_ref: upstreamRef, reconcile_at_ms: reconcileAtMs })
       .where('transaction_ref', '=', transactionRef)
       .where('collection_state', '=', 'requested'),
-  false,
+  { preparedOnServer: false },
 );
 
 export type CollectionOutcome = 'ready' | 'retrying' | 'refused' | 'not-claimed';

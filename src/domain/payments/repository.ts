@@ -114,22 +114,22 @@ export async function insertAllIfNew(db: Executor, rows: readonly PaymentsTable[
  * over the due time could not know how few rows are due).
  */
 const dueCollections = new HotQuery(
-  3,
-  (db, nowMs: bigint, leaseOverMs: bigint, limit: number) =>
+  2,
+  (db, nowMs: bigint, limit: number) =>
     db
       .selectFrom('payments')
       .selectAll()
       .where('collection_state', '=', 'requested')
       .where('collection_next_at_ms', '<=', nowMs)
-      .where((eb) => eb.or([eb('collection_lease_until_ms', 'is', null), eb('collection_lease_until_ms', '<=', leaseOverMs)]))
+      .where((eb) => eb.or([eb('collection_lease_until_ms', 'is', null), eb('collection_lease_until_ms', '<=', nowMs)]))
       .orderBy('collection_next_at_ms')
       .limit(limit),
-  false,
+  { preparedOnServer: false },
 );
 
 /** Payments whose collection the channel should be asked for now: due, and no worker's lease on them. */
 export async function collectionsDue(db: Executor, nowMs: number, limit: number): Promise<PaymentsTable[]> {
-  return dueCollections.execute(db, BigInt(nowMs), BigInt(nowMs), limit);
+  return dueCollections.execute(db, BigInt(nowMs), limit);
 }
 
 /** The same test for one row as read: its collection is still to be asked for, it is due, and nobody holds it. */
@@ -191,7 +191,7 @@ const collectionClaim = new HotQuery(
       .where('transaction_ref', '=', transactionRef)
       .where('collection_state', '=', 'requested')
       .where('collection_attempts', '=', attemptsRead),
-  false,
+  { preparedOnServer: false },
 );
 
 /**
