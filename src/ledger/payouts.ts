@@ -12,7 +12,7 @@ import type { LedgerReservationsTable } from './ledger-rows.js';
 import { accountId, merchantAccount, platformAccount, readMerchantBalances } from './accounts.js';
 import { assertNonNegative, assertPositive, minMinor, type LedgerContext } from './context.js';
 import { insufficientBalance, postJournal } from './journal.js';
-import { reservePg } from './pg-posting.js';
+import { reservePg, type PgReservedRecord, type PgReserveInput } from './pg-posting.js';
 
 export interface PayoutReservation {
   readonly merchantId: string;
@@ -104,11 +104,10 @@ export async function reserveForPayout(
 
 const totalOf = (input: PayoutReservation): Minor => input.amountMinor + input.feeMinor;
 
-/** PostgreSQL: reserveLocked and writeReservation as one statement and one round trip. */
-async function reserveInOneStatement(db: Executor, ctx: LedgerContext, input: PayoutReservation): Promise<Reservation> {
+/** The one-statement reservation's parameters (pg-posting.ts). */
+function reserveInputOf(input: PayoutReservation, nowMs: number): PgReserveInput {
   const { merchantId, currency } = input;
-  const nowMs = ctx.clock.nowMs();
-  const result = await reservePg(db, {
+  return {
     availableId: accountId(merchantAccount(merchantId, currency, 'available')),
     creditId: accountId(merchantAccount(merchantId, currency, 'credit')),
     heldId: accountId(merchantAccount(merchantId, currency, 'held')),
@@ -119,20 +118,63 @@ async function reserveInOneStatement(db: Executor, ctx: LedgerContext, input: Pa
     feeMinor: input.feeMinor,
     nowMs,
     entryId: newId(),
-  });
+  };
+}
+
+const SHORT_FOR_PAYOUT = 'Payout amount plus fee exceeds the available balance and credit.';
+
+/** PostgreSQL: reserveLocked and writeReservation as one statement and one round trip. */
+async function reserveInOneStatement(db: Executor, ctx: LedgerContext, input: PayoutReservation): Promise<Reservation> {
+  const nowMs = ctx.clock.nowMs();
+  const result = await reservePg(db, reserveInputOf(input, nowMs));
   if (!result.claimed) {
     // Before the merchant's first payout its held account does not exist: nothing was written, and
     // the step-by-step path opens it in its place in the lock order.
     if (!result.ready) return reserveLocked(db, ctx, input);
     const existing = await readReservation(db, input.ref);
     if (existing) return replayedReservation(existing, input);
-    if (!result.fits) throw insufficientBalance('Payout amount plus fee exceeds the available balance and credit.');
+    if (!result.fits) throw insufficientBalance(SHORT_FOR_PAYOUT);
     throw new Error(`ledger: reservation ${input.ref} conflicted but cannot be read`);
   }
   if (result.entryId === null) throw new Error(`ledger: reserve entry ${input.ref} exists without its reservation row`);
   // The balances were locked while the split was decided, so every change applies; if not, roll back.
   if (!result.complete) throw new Error(`ledger: reservation ${input.ref} could not move its balances`);
   return toReservation(heldRow(input, result, nowMs), false);
+}
+
+/** What reserveWithRecord did; only 'reserved' wrote anything. */
+export type RecordReservation =
+  | { readonly outcome: 'reserved'; readonly reservation: Reservation }
+  /** A row conflicting with the record is there already (a repeated merchantRef). */
+  | { readonly outcome: 'record_exists' }
+  /** available + credit do not cover amount + fee: the refusal to throw, unless the record turns out to exist. */
+  | { readonly outcome: 'short'; readonly refusal: AppError }
+  /** Not for this store, or the merchant's held account does not exist yet: use reserveForPayout after writing the record. */
+  | { readonly outcome: 'step_by_step' };
+
+/**
+ * PostgreSQL: the record the reservation is for (the payout row, with its values in `record`'s
+ * column order) and the reservation, written by one statement in one round trip, or neither.
+ * SQLite answers 'step_by_step': there a statement costs no round trip.
+ */
+export async function reserveWithRecord(
+  db: Executor,
+  ctx: LedgerContext,
+  input: PayoutReservation,
+  record: { readonly shape: PgReservedRecord; readonly values: readonly unknown[] },
+): Promise<RecordReservation> {
+  assertPositive('amountMinor', input.amountMinor);
+  assertNonNegative('feeMinor', input.feeMinor);
+  if (ctx.storeKind !== 'postgres') return { outcome: 'step_by_step' };
+  const nowMs = ctx.clock.nowMs();
+  const result = await reservePg(db, reserveInputOf(input, nowMs), record);
+  if (!result.ready) return { outcome: 'step_by_step' };
+  if (!result.fits) return { outcome: 'short', refusal: insufficientBalance(SHORT_FOR_PAYOUT) };
+  if (!result.recorded) return { outcome: 'record_exists' };
+  if (!result.claimed) throw new Error(`ledger: reservation ${input.ref} conflicted, yet its record is new`);
+  if (result.entryId === null) throw new Error(`ledger: reserve entry ${input.ref} exists without its reservation row`);
+  if (!result.complete) throw new Error(`ledger: reservation ${input.ref} could not move its balances`);
+  return { outcome: 'reserved', reservation: toReservation(heldRow(input, result, nowMs), false) };
 }
 
 /** The reservation row of a new hold, its parts checked against its total. */
@@ -159,7 +201,7 @@ async function reserveLocked(db: Executor, ctx: LedgerContext, input: PayoutRese
   if (split) return writeReservation(db, ctx, input, split);
   const existing = await readReservation(db, input.ref);
   if (existing) return replayedReservation(existing, input);
-  throw insufficientBalance('Payout amount plus fee exceeds the available balance and credit.');
+  throw insufficientBalance(SHORT_FOR_PAYOUT);
 }
 
 /** The reservation row, unless its ref is taken (compiled once: every payout on SQLite writes one). */

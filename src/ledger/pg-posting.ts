@@ -144,15 +144,40 @@ export async function postEntryPg(db: Executor, entry: PgEntry, deltas: readonly
 }
 
 /**
+ * A row the reservation is for (a payout), written by the reservation's own statement: only when
+ * the balances cover it, and not at all when a row conflicting on `conflictColumns` is there
+ * already. Then the reservation is not made either, and nothing is written.
+ */
+export interface PgReservedRecord {
+  readonly table: string;
+  /** The unique columns whose conflict means "this record exists already". */
+  readonly conflictColumns: readonly string[];
+  /** Every column written, in the order of the values given with it, with its type. */
+  readonly columns: readonly (readonly [name: string, kind: 'text' | 'bigint'])[];
+}
+
+/**
  * A payout's reservation in one statement: lock available and credit (id order), split amount + fee
  * (available first, then credit), claim the ref with the reservation row, post the payout_reserve
  * entry and move the money (available -a, credit -c, held +total; held is locked last, after credit,
  * as the id order wants). Nothing is written when the two balances are short, the ref was already
  * reserved, or the merchant's held account does not exist yet. Parameters: $1 available's id,
  * $2 credit's id, $3 held's id, $4 ref, $5 merchant id, $6 currency, $7 amount, $8 fee, $9 now,
- * $10 entry id.
+ * $10 entry id; with a record, its values from $11 on (and nothing is written when it conflicts).
  */
-const RESERVE = preparedOnPostgres(`
+function reserveStatement(record: PgReservedRecord | null): string {
+  const fundsCover = 'from_credit <= credit AND ready';
+  const recordCte = record
+    ? `
+record AS (
+  INSERT INTO ${record.table} (${record.columns.map(([name]) => name).join(', ')})
+  SELECT ${record.columns.map(([, kind], i) => `$${11 + i}::${kind}`).join(', ')}
+  FROM split WHERE ${fundsCover}
+  ON CONFLICT (${record.conflictColumns.join(', ')}) DO NOTHING
+  RETURNING 1
+),`
+    : '';
+  return preparedOnPostgres(`
 WITH bal AS MATERIALIZED (
   SELECT a.id, a.balance_minor FROM ledger_accounts a
   WHERE a.id IN ($1::text, $2::text)
@@ -167,12 +192,12 @@ split AS MATERIALIZED (
            coalesce((SELECT balance_minor FROM bal WHERE id = $2::text), 0) AS credit,
            $7::bigint + $8::bigint AS total
   ) funds
-),
+),${recordCte}
 claim AS (
   INSERT INTO ledger_reservations
     (ref, merchant_id, currency, amount_minor, fee_minor, from_available_minor, from_credit_minor, status, created_at_ms, updated_at_ms)
   SELECT $4::text, $5::text, $6::text, $7::bigint, $8::bigint, from_available, from_credit, 'held', $9::bigint, $9::bigint
-  FROM split WHERE from_credit <= credit AND ready
+  FROM split WHERE ${fundsCover}${record ? ' AND EXISTS (SELECT 1 FROM record)' : ''}
   ON CONFLICT (ref) DO NOTHING
   RETURNING from_available_minor, from_credit_minor
 ),
@@ -194,8 +219,13 @@ delta AS MATERIALIZED (
   WHERE d.amount_minor <> 0
 ),${APPLY_DELTAS}
 SELECT s.from_available, s.from_credit, s.from_credit <= s.credit AS fits, s.ready,
-       (SELECT count(*) FROM claim) AS claimed, (SELECT id FROM entry) AS entry_id, ${APPLIED}
+       (SELECT count(*) FROM claim) AS claimed, (SELECT id FROM entry) AS entry_id, ${APPLIED},
+       ${record ? '(SELECT count(*) FROM record)' : '0::bigint'} AS recorded
 FROM split s`);
+}
+
+const RESERVE = reserveStatement(null);
+const withRecord = new WeakMap<PgReservedRecord, string>();
 
 export interface PgReserveInput {
   readonly availableId: string;
@@ -223,6 +253,8 @@ export interface PgReserveResult {
   readonly entryId: string | null;
   /** Every balance change applied (always, when claimed: the rows were locked while deciding). */
   readonly complete: boolean;
+  /** With a record: this call wrote it (false: short, not ready, or a conflicting row is there). */
+  readonly recorded: boolean;
 }
 
 interface ReserveRow extends AppliedRow {
@@ -230,11 +262,25 @@ interface ReserveRow extends AppliedRow {
   from_credit: bigint;
   fits: boolean;
   claimed: bigint;
+  recorded: bigint;
 }
 
-export async function reservePg(db: Executor, input: PgReserveInput): Promise<PgReserveResult> {
+/**
+ * The reservation in one statement; with `record` (and its values, in its columns' order) the row it
+ * is for is written by the same statement, first, and the reservation only with it.
+ */
+export async function reservePg(
+  db: Executor,
+  input: PgReserveInput,
+  record: { readonly shape: PgReservedRecord; readonly values: readonly unknown[] } | null = null,
+): Promise<PgReserveResult> {
+  let text = RESERVE;
+  if (record) {
+    text = withRecord.get(record.shape) ?? reserveStatement(record.shape);
+    withRecord.set(record.shape, text);
+  }
   const { rows } = await db.executeQuery<ReserveRow>(
-    CompiledQuery.raw(RESERVE, [
+    CompiledQuery.raw(text, [
       input.availableId,
       input.creditId,
       input.heldId,
@@ -245,6 +291,7 @@ export async function reservePg(db: Executor, input: PgReserveInput): Promise<Pg
       input.feeMinor,
       BigInt(input.nowMs),
       input.entryId,
+      ...(record?.values ?? []),
     ]),
   );
   const row = rows[0]!;
@@ -256,5 +303,6 @@ export async function reservePg(db: Executor, input: PgReserveInput): Promise<Pg
     claimed: row.claimed === 1n,
     entryId: row.entry_id,
     complete: row.applied === row.wanted,
+    recorded: row.recorded === 1n,
   };
 }

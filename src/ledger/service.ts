@@ -44,6 +44,11 @@ export class LedgerService {
     return payouts.reserveForPayout(trx, this.ctx, input, options);
   }
 
+  /** PostgreSQL: the payout row and its reservation in one statement (ledger/payouts.ts reserveWithRecord). */
+  reserveWithRecord(trx: Executor, input: payouts.PayoutReservation, record: Parameters<typeof payouts.reserveWithRecord>[3]): Promise<payouts.RecordReservation> {
+    return payouts.reserveWithRecord(trx, this.ctx, input, record);
+  }
+
   releaseReservation(trx: Executor, ref: string): Promise<payouts.Reservation> {
     return payouts.releaseReservation(trx, this.ctx, ref);
   }

@@ -6,7 +6,7 @@ import type { Currency } from '../core/money.js';
 import { PAYMENT_RECORD_COLUMNS, paymentRecord, type PaymentRecord, type PaymentRecordRow } from '../domain/payments/records.js';
 import type { PaymentsTable } from '../domain/payments/payment-rows.js';
 import { PAYOUT_RECORD_COLUMNS, payoutRecord, type PayoutRecord, type PayoutRecordRow } from '../domain/payouts/payout-records.js';
-import type { PayoutsTable } from '../domain/payouts/payout-rows.js';
+import { PAYOUT_COLUMN_KINDS, type PayoutsTable } from '../domain/payouts/payout-rows.js';
 import { HotQuery } from '../store/hot-query.js';
 import { PACKED_COLUMN, PackedColumns, type ColumnKinds } from '../store/packed-rows.js';
 import { isPostgres, type Db } from '../store/schema.js';
@@ -70,31 +70,7 @@ const PAYMENT_KINDS: Pick<ColumnKinds<PaymentsTable>, (typeof PAYMENT_RECORD_COL
   refund_state: 'text',
 };
 
-const PAYOUT_KINDS: Pick<ColumnKinds<PayoutsTable>, (typeof PAYOUT_RECORD_COLUMNS)[number]> = {
-  transaction_ref: 'text',
-  merchant_ref: 'text',
-  method: 'text',
-  currency: 'text',
-  amount_minor: 'bigint',
-  fee_minor: 'bigint',
-  bank_code: 'text',
-  beneficiary_name: 'text',
-  account: 'text',
-  phone: 'text',
-  email: 'text',
-  webhook_url: 'text',
-  status: 'text',
-  created_at_ms: 'bigint',
-  updated_at_ms: 'bigint',
-  completed_at_ms: 'bigint',
-  failure_reason: 'text',
-  upstream_ref: 'text',
-  utr: 'text',
-  name_check_name: 'text',
-  name_check_score: 'bigint',
-  name_check_threshold: 'bigint',
-  approval_expires_at_ms: 'bigint',
-};
+const PAYOUT_KINDS: Pick<ColumnKinds<PayoutsTable>, (typeof PAYOUT_RECORD_COLUMNS)[number]> = PAYOUT_COLUMN_KINDS;
 
 /** A page's rows as PostgreSQL sends them: packed, one text a row (store/packed-rows.ts). */
 export const PACKED: { readonly [K in RecordKind]: PackedColumns<RecordRow<K>> } = {

@@ -4,6 +4,13 @@
 // shared commit. Each unit runs under a savepoint of its own, so one that fails (a short balance, a
 // constraint) is rolled back alone and fails alone; the others commit. A unit that lost a deadlock
 // or serialization race, or a group whose commit failed, runs again in a transaction of its own.
+//
+// On PostgreSQL every savepoint statement is a round trip that the whole group waits for, so a unit
+// may run optimistically, without one: it writes in one statement (or, while it has written nothing,
+// asks for its savepoint with `scope.protect()` and then writes as it likes), and when it refuses it
+// throws `refusedUnwritten(error)` having written nothing. Any other failure of an unprotected unit may have left the transaction
+// aborted or holding half its writes, so the whole group is rolled back and every unit of it runs
+// again in a transaction of its own: a rare failure costs a rerun, never a partial write.
 import { CompiledQuery, type Transaction } from 'kysely';
 import { GroupBatch } from '../core/group-batch.js';
 import { isPostgres, type Database, type Db } from './schema.js';
@@ -12,7 +19,47 @@ import { isRetryableDbError, withTransaction } from './transactions.js';
 /** Units per shared transaction: bounds how long one commit keeps its callers waiting. */
 export const MAX_UNITS_PER_COMMIT = 64;
 
-type Unit = (trx: Transaction<Database>) => Promise<unknown>;
+/** What a unit knows of its savepoint. */
+export interface UnitScope {
+  /** Without a savepoint around it (an optimistic unit on PostgreSQL, until it calls protect()). */
+  readonly unprotected: boolean;
+  /** Opens the unit's savepoint if it has none yet; call it only while the unit has written nothing. */
+  protect(): Promise<void>;
+}
+
+export interface RunOptions {
+  /**
+   * The unit needs no savepoint (PostgreSQL; SQLite's cost no round trip and always wrap a unit): it
+   * writes in one statement, unless it calls `scope.protect()` before its first write; unprotected,
+   * it refuses only through `refusedUnwritten`, with nothing written. Any other failure of it rolls
+   * its whole group back, and every unit of the group runs again alone.
+   */
+  readonly optimistic?: boolean;
+}
+
+/** A unit that writes in one statement and never refuses: it needs no savepoint. */
+export const ONE_STATEMENT: RunOptions = { optimistic: true };
+
+/** A unit's refusal (an AppError, say) thrown when it wrote nothing: the group goes on without a rollback. */
+export class UnwrittenRefusal {
+  constructor(readonly error: unknown) {}
+}
+
+export const refusedUnwritten = (error: unknown): UnwrittenRefusal => new UnwrittenRefusal(error);
+
+const unwrapped = (error: unknown): unknown => (error instanceof UnwrittenRefusal ? error.error : error);
+
+type Work<T> = (trx: Transaction<Database>, scope: UnitScope) => Promise<T>;
+interface Unit {
+  readonly work: Work<unknown>;
+  readonly optimistic: boolean;
+}
+
+/** A unit in a transaction of its own: its savepoint is the transaction. */
+const ALONE: UnitScope = { unprotected: false, protect: async () => {} };
+
+/** An unprotected unit failed: its group's transaction may be aborted or half written, so it all rolls back. */
+class GroupAbandoned extends Error {}
 
 // The savepoint statements, compiled once: every unit of every group runs two or three of them.
 const OPEN = CompiledQuery.raw('SAVEPOINT write_group_unit');
@@ -20,6 +67,8 @@ const RELEASE = CompiledQuery.raw('RELEASE SAVEPOINT write_group_unit');
 const ROLL_BACK = CompiledQuery.raw('ROLLBACK TO SAVEPOINT write_group_unit');
 /** PostgreSQL: this unit's savepoint released and the next unit's opened in one round trip. */
 const RELEASE_AND_OPEN = CompiledQuery.raw('RELEASE SAVEPOINT write_group_unit; SAVEPOINT write_group_unit');
+/** PostgreSQL: a failed unit undone and its savepoint closed in one round trip (the next unit needs none). */
+const ROLL_BACK_AND_RELEASE = CompiledQuery.raw('ROLLBACK TO SAVEPOINT write_group_unit; RELEASE SAVEPOINT write_group_unit');
 type Outcome = { readonly value: unknown } | { readonly error: unknown } | { readonly alone: true };
 
 export class WriteGroup {
@@ -39,15 +88,22 @@ export class WriteGroup {
    * with its answer once the shared transaction committed, or rejects with its own failure.
    * `work` must touch nothing but the database through `trx` (it may run twice).
    */
-  async run<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  async run<T>(work: Work<T>, options: RunOptions = {}): Promise<T> {
     let outcome: Outcome;
     try {
-      outcome = await this.batch.add(work);
+      outcome = await this.batch.add({ work, optimistic: this.postgres && options.optimistic === true });
     } catch {
-      // The shared commit failed: everything was rolled back, so this unit runs again on its own.
+      // The shared transaction failed (its commit, or an unprotected unit): everything was rolled
+      // back, so this unit runs again on its own.
       outcome = { alone: true };
     }
-    if ('alone' in outcome) return withTransaction(this.db, work);
+    if ('alone' in outcome) {
+      try {
+        return await withTransaction(this.db, (trx) => work(trx, ALONE));
+      } catch (error) {
+        throw unwrapped(error);
+      }
+    }
     if ('error' in outcome) throw outcome.error;
     return outcome.value as T;
   }
@@ -60,27 +116,52 @@ export class WriteGroup {
       // savepoint bookkeeping goes in as few as it can: one parameterless query may hold several
       // statements there (release this unit's savepoint and open the next unit's together), a
       // savepoint rolled back to stays open for the next unit, and the commit releases the last.
+      // Savepoints never nest: each is released before an unprotected unit writes after it.
+      // `open`: a savepoint opened since the last write, which this unit uses if it is protected.
       let open = false;
       for (const [index, unit] of units.entries()) {
-        if (!open) await trx.executeQuery(OPEN);
-        open = true;
         const last = index === units.length - 1;
+        let isProtected = !unit.optimistic;
+        if (isProtected && !open) await trx.executeQuery(OPEN);
+        open = false;
+        const scope: UnitScope = {
+          get unprotected() {
+            return !isProtected;
+          },
+          protect: async () => {
+            if (isProtected) return;
+            await trx.executeQuery(OPEN);
+            isProtected = true;
+          },
+        };
+        const nextProtected = !last && !units[index + 1]!.optimistic;
         try {
-          const value = await unit(trx);
-          if (this.postgres) {
-            if (!last) await trx.executeQuery(RELEASE_AND_OPEN);
-          } else {
-            await trx.executeQuery(RELEASE);
-            open = false;
+          const value = await unit.work(trx, scope);
+          if (isProtected && !this.postgres) await trx.executeQuery(RELEASE);
+          else if (isProtected && !last) {
+            await trx.executeQuery(nextProtected ? RELEASE_AND_OPEN : RELEASE);
+            open = nextProtected;
           }
           outcomes.push({ value });
         } catch (error) {
-          await trx.executeQuery(ROLL_BACK);
-          if (!this.postgres) {
-            await trx.executeQuery(RELEASE);
-            open = false;
+          if (!isProtected) {
+            if (error instanceof UnwrittenRefusal) {
+              outcomes.push({ error: error.error });
+              continue;
+            }
+            throw new GroupAbandoned('write group: a unit without a savepoint failed', { cause: error });
           }
-          outcomes.push(isRetryableDbError(error) ? { alone: true } : { error });
+          if (!this.postgres) {
+            await trx.executeQuery(ROLL_BACK);
+            await trx.executeQuery(RELEASE);
+          } else if (last || nextProtected) {
+            await trx.executeQuery(ROLL_BACK);
+            open = true;
+          } else {
+            await trx.executeQuery(ROLL_BACK_AND_RELEASE);
+          }
+          const cause = unwrapped(error);
+          outcomes.push(isRetryableDbError(cause) ? { alone: true } : { error: cause });
         }
       }
       return outcomes;

@@ -1,7 +1,10 @@
 // Every ledger operation, on the store the run selects (SQLite, or PostgreSQL with TEST_STORE=postgres).
+import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/core/errors.js';
+import type { PgReservedRecord } from '../../src/ledger/pg-posting.js';
 import type { Executor } from '../../src/store/schema.js';
+import { usingPostgres } from '../helpers/store.js';
 import { accountBalance, currencyTotal, fund, insertMerchant, openLedger, type LedgerFixture } from './helpers.js';
 
 const INR = 'INR' as const;
@@ -184,6 +187,88 @@ describe('payout reservation', () => {
     expect(await platformDelta('p:INR:fee_revenue')).toBe(3_00n);
     await expectReason(tx((trx) => f.ledger.releaseReservation(trx, r('po-1'))), 'CONFLICT');
     await expectReason(tx((trx) => f.ledger.completeReservation(trx, r('po-unknown'))), 'NOT_FOUND');
+    await expectClean();
+  });
+});
+
+describe('payout reservation with the row it is for, in one statement', () => {
+  // A stand-in for the payouts table: the statement writes the row, unless one conflicts on (merchant, label).
+  const THING: PgReservedRecord = {
+    table: 'reserved_things',
+    conflictColumns: ['merchant_id', 'label'],
+    columns: [
+      ['ref', 'text'],
+      ['merchant_id', 'text'],
+      ['label', 'text'],
+      ['n', 'bigint'],
+    ],
+  };
+  const things = async () =>
+    (await sql<{ ref: string; label: string }>`SELECT ref, label FROM reserved_things WHERE merchant_id = ${M} ORDER BY ref`.execute(f.db)).rows;
+  const reservationRows = async () => (await f.db.selectFrom('ledger_reservations').select('ref').where('merchant_id', '=', M).execute()).length;
+  const withThing = (ref: string, label: string, amountMinor: bigint, feeMinor = 0n) =>
+    tx((trx) =>
+      f.ledger.reserveWithRecord(trx, { merchantId: M, currency: INR, amountMinor, feeMinor, ref }, { shape: THING, values: [ref, M, label, 7n] }),
+    );
+
+  beforeAll(async () => {
+    await sql`CREATE TABLE reserved_things (ref TEXT PRIMARY KEY, merchant_id TEXT NOT NULL, label TEXT NOT NULL, n BIGINT NOT NULL, UNIQUE (merchant_id, label))`.execute(f.db);
+  });
+
+  it('on SQLite writes nothing and sends the caller step by step', async () => {
+    if (usingPostgres()) return;
+    await fund(f.ledger, M, INR, 100_00n);
+    await reserve(r('po-0'), 1_00n);
+    expect(await withThing(r('po-1'), 'a', 10_00n)).toEqual({ outcome: 'step_by_step' });
+    expect(await things()).toEqual([]);
+    expect(await reservationRows()).toBe(1);
+  });
+
+  it.runIf(usingPostgres())('writes the row, the reservation and its entry together', async () => {
+    await fund(f.ledger, M, INR, 100_00n);
+    await f.ledger.grantCredit({ merchantId: M, currency: INR, amountMinor: 50_00n, reason: 'line', actor: 't' });
+    // Before the merchant's first reservation its held account does not exist: nothing is written.
+    expect(await withThing(r('po-0'), 'first', 1_00n)).toEqual({ outcome: 'step_by_step' });
+    expect({ things: await things(), reservations: await reservationRows() }).toEqual({ things: [], reservations: 0 });
+    await reserve(r('po-1'), 10_00n);
+
+    const done = await withThing(r('po-2'), 'second', 95_00n, 2_00n);
+    expect(done).toMatchObject({ outcome: 'reserved', reservation: { ref: r('po-2'), fromAvailableMinor: 90_00n, fromCreditMinor: 7_00n, replayed: false } });
+    expect(await things()).toEqual([{ ref: r('po-2'), label: 'second' }]);
+    expect(await f.ledger.balances(M, INR)).toMatchObject({ available: 0n, credit: 43_00n, held: 107_00n });
+    await expectClean();
+  });
+
+  it.runIf(usingPostgres())('writes nothing when a row conflicts, or when available + credit fall short', async () => {
+    await fund(f.ledger, M, INR, 100_00n);
+    await reserve(r('po-1'), 10_00n);
+    expect((await withThing(r('po-2'), 'taken', 20_00n)).outcome).toBe('reserved');
+
+    expect(await withThing(r('po-3'), 'taken', 20_00n)).toEqual({ outcome: 'record_exists' });
+    const short = await withThing(r('po-4'), 'new', 70_00n, 1n);
+    expect(short.outcome).toBe('short');
+    expect(short.outcome === 'short' && short.refusal.reason).toBe('INSUFFICIENT_BALANCE');
+    // Short and conflicting at once: short, and the caller looks for the existing row itself.
+    expect((await withThing(r('po-5'), 'taken', 70_00n, 1n)).outcome).toBe('short');
+
+    expect(await things()).toEqual([{ ref: r('po-2'), label: 'taken' }]);
+    expect(await reservationRows()).toBe(2);
+    expect(await f.ledger.balances(M, INR)).toMatchObject({ available: 70_00n, held: 30_00n });
+    await expectClean();
+  });
+
+  it.runIf(usingPostgres())('decides on the balance as a concurrent reservation committed it, not as the statement began', async () => {
+    await fund(f.ledger, M, INR, 100_00n);
+    await reserve(r('po-1'), 10_00n);
+    const first = await f.db.startTransaction().execute();
+    await f.ledger.reserveForPayout(first, { merchantId: M, currency: INR, amountMinor: 60_00n, feeMinor: 0n, ref: r('po-2') });
+    // Waits for the first's lock on the balance rows; by then only 30 are left.
+    const second = withThing(r('po-3'), 'late', 40_00n);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await first.commit().execute();
+    expect((await second).outcome).toBe('short');
+    expect(await things()).toEqual([]);
+    expect(await f.ledger.balances(M, INR)).toMatchObject({ available: 30_00n, held: 70_00n });
     await expectClean();
   });
 });

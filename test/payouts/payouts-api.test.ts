@@ -210,6 +210,32 @@ describe('payout idempotency, races and access', () => {
     expect({ status: other.status, message: other.message }).toEqual({ status: 409, message: 'DUPLICATE_MERCHANT_REF' });
   });
 
+  it('a repeat answers the original payout even once the balance no longer covers it; another body is still 409', async () => {
+    const shop = await fundedMerchant('INR', 2000_00n);
+    // The first payout opens the merchant's held account; the second is accepted in one statement on PostgreSQL.
+    expect((await shop.client.payoutInitiate(payoutBody('INR', 'BANK', { amount: 1000 }))).status).toBe(200);
+    const body = payoutBody('INR', 'BANK', { amount: 800, account: magicAccount('INR', 'BANK', '0002') });
+    const first = await shop.client.payoutInitiate(body);
+    expect(first.status).toBe(200);
+    expect((await balances(shop.id, 'INR')).available).toBe(190_00n);
+    const answers = await Promise.all([
+      ...[1, 2, 3].map(() => shop.client.payoutInitiate({ ...body })),
+      shop.client.payoutInitiate({ ...body, amount: 801 }),
+      shop.client.payoutInitiate(payoutBody('INR', 'UPI', { amount: 200 })),
+      shop.client.payoutInitiate(payoutBody('INR', 'BANK', { amount: 150 })),
+    ]);
+    expect(answers.map((a) => [a.status, a.status === 200 ? a.data.transactionRef === first.data.transactionRef : a.message])).toEqual([
+      [200, true],
+      [200, true],
+      [200, true],
+      [409, 'DUPLICATE_MERCHANT_REF'],
+      [422, 'INSUFFICIENT_BALANCE'],
+      [200, false],
+    ]);
+    expect(await entriesOf(server, shop.id, 'payout_reserve')).toBe(3);
+    expect((await balances(shop.id, 'INR')).available).toBe(190_00n - 155_00n);
+  });
+
   it('identical requests racing on a fresh merchantRef make one payout', async () => {
     const shop = await fundedMerchant();
     const body = payoutBody('INR', 'UPI');

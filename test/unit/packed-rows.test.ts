@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAYOUT_COLUMN_KINDS } from '../../src/domain/payouts/payout-rows.js';
 import { PACKED } from '../../src/reporting/lists.js';
 import { PACKED_COLUMN, PackedColumns } from '../../src/store/packed-rows.js';
 import { isPostgres } from '../../src/store/schema.js';
@@ -88,6 +89,15 @@ describe.skipIf(!usingPostgres())('PackedColumns on PostgreSQL', () => {
       expect(columnsOf.names.length).toBeGreaterThan(10);
       for (const name of columnsOf.names) expect([name, typeOf.get(`${table}.${name}`)]).toEqual([name, columnsOf.kinds[name]]);
     }
+  });
+
+  it('PAYOUT_COLUMN_KINDS is the payouts table: every column, each with its type', async () => {
+    // The one-statement payout intake on PostgreSQL writes the row from these (ledger/pg-posting.ts):
+    // a column missing here would be left NULL, a wrong type would fail every payout.
+    const columns = await sql<{ column_name: string; data_type: string }>`
+      SELECT column_name, data_type FROM information_schema.columns
+      WHERE table_schema = current_schema() AND table_name = 'payouts' ORDER BY column_name`.execute(db);
+    expect(Object.fromEntries(columns.rows.map((c) => [c.column_name, c.data_type]))).toEqual(PAYOUT_COLUMN_KINDS);
   });
 });
 

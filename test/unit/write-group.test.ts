@@ -4,7 +4,8 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/db.js';
-import { WriteGroup } from '../../src/store/write-group.js';
+import { isPostgres } from '../../src/store/schema.js';
+import { ONE_STATEMENT, refusedUnwritten, WriteGroup, type UnitScope } from '../../src/store/write-group.js';
 import { openTestStore } from '../helpers/store.js';
 
 let store: Store;
@@ -60,5 +61,87 @@ describe('WriteGroup', () => {
     expect(await insertPair(group, 'solo')).toBe('solo');
     await expect(insertPair(group, 'solo')).rejects.toThrow();
     expect(await ids()).toEqual(['solo', 'solo-b']);
+  });
+
+  describe('optimistic units', () => {
+    /** One insert; `calls` counts how many times the work ran (a rerun alone runs it again). */
+    const insertOne = (group: WriteGroup, id: string, calls: Map<string, number>, scopes: UnitScope[] = []) =>
+      group.run(async (trx, scope) => {
+        calls.set(id, (calls.get(id) ?? 0) + 1);
+        scopes.push(scope);
+        await sql`INSERT INTO wg_items (id, n) VALUES (${id}, 1)`.execute(trx);
+        return id;
+      }, ONE_STATEMENT);
+
+    it('run without a savepoint on PostgreSQL only; SQLite wraps every unit', async () => {
+      const group = new WriteGroup(store.db);
+      const scopes: UnitScope[] = [];
+      const calls = new Map<string, number>();
+      expect(await Promise.all(['a', 'b', 'c'].map((id) => insertOne(group, id, calls, scopes)))).toEqual(['a', 'b', 'c']);
+      expect(scopes.map((s) => s.unprotected)).toEqual([true, true, true].map((u) => u && isPostgres(store.db)));
+      expect([...calls.values()]).toEqual([1, 1, 1]);
+      expect(await ids()).toEqual(['a', 'b', 'c']);
+    });
+
+    it('a refusal thrown with nothing written fails that unit alone, with its own error, and nothing runs again', async () => {
+      const group = new WriteGroup(store.db);
+      const calls = new Map<string, number>();
+      const refused = new Error('short balance');
+      const answers = await Promise.allSettled([
+        insertOne(group, 'a', calls),
+        group.run(async () => {
+          calls.set('r', (calls.get('r') ?? 0) + 1);
+          throw refusedUnwritten(refused);
+        }, ONE_STATEMENT),
+        insertPair(group, 'p'),
+        insertOne(group, 'c', calls),
+      ]);
+      expect(answers).toEqual([
+        { status: 'fulfilled', value: 'a' },
+        { status: 'rejected', reason: refused },
+        { status: 'fulfilled', value: 'p' },
+        { status: 'fulfilled', value: 'c' },
+      ]);
+      expect(Object.fromEntries(calls)).toEqual({ a: 1, r: 1, c: 1 });
+      expect(await ids()).toEqual(['a', 'c', 'p', 'p-b']);
+    });
+
+    it('any other failure of one rolls its group back and every unit runs again alone: each commits once, the failing one fails', async () => {
+      await sql`INSERT INTO wg_items (id, n) VALUES ('taken', 0)`.execute(store.db);
+      const group = new WriteGroup(store.db);
+      const calls = new Map<string, number>();
+      const answers = await Promise.allSettled([
+        insertOne(group, 'a', calls),
+        insertPair(group, 'p'),
+        insertOne(group, 'taken', calls),
+        insertOne(group, 'c', calls),
+      ]);
+      expect(answers.map((a) => a.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+      expect(await ids()).toEqual(['a', 'c', 'p', 'p-b', 'taken']);
+      // On PostgreSQL the failure left the shared transaction aborted, so the group ran again unit by
+      // unit; on SQLite the unit had its savepoint and failed alone.
+      expect(Object.fromEntries(calls)).toEqual(isPostgres(store.db) ? { a: 2, taken: 2, c: 1 } : { a: 1, taken: 1, c: 1 });
+    });
+
+    it('protect() before the first write gives the unit a savepoint: its later failure undoes only its own writes', async () => {
+      const group = new WriteGroup(store.db);
+      const calls = new Map<string, number>();
+      const scopes: boolean[] = [];
+      const answers = await Promise.allSettled([
+        insertOne(group, 'a', calls),
+        group.run(async (trx, scope) => {
+          calls.set('two', (calls.get('two') ?? 0) + 1);
+          await scope.protect();
+          scopes.push(scope.unprotected);
+          await sql`INSERT INTO wg_items (id, n) VALUES ('two', 1)`.execute(trx);
+          await sql`INSERT INTO wg_items (id, n) VALUES ('a', 2)`.execute(trx);
+        }, ONE_STATEMENT),
+        insertOne(group, 'c', calls),
+      ]);
+      expect(answers.map((a) => a.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect(scopes).toEqual([false]);
+      expect(Object.fromEntries(calls)).toEqual({ a: 1, two: 1, c: 1 });
+      expect(await ids()).toEqual(['a', 'c']);
+    });
   });
 });

@@ -5,7 +5,7 @@ import { newId } from '../../core/ids.js';
 import type { Currency, Minor } from '../../core/money.js';
 import type { Reservation } from '../../ledger/service.js';
 import type { Executor } from '../../store/schema.js';
-import { writeGroupOf } from '../../store/write-group.js';
+import { refusedUnwritten, writeGroupOf, type UnitScope } from '../../store/write-group.js';
 import type { Merchant } from '../../merchants/merchant-service.js';
 import { computeFee } from '../fees.js';
 import type { AmountBounds } from '../methods.js';
@@ -15,7 +15,7 @@ import { checkBeneficiaryName, type NameCheckOutcome } from './name-check.js';
 import type { NameEnquiry } from './name-enquiry.js';
 import type { PayoutContext } from './payout-context.js';
 import { enqueuePayoutPendingApproval } from './payout-events.js';
-import { findPayoutForMerchant, insertPayoutIfNew } from './payout-repository.js';
+import { findPayoutForMerchant, insertPayoutIfNew, PAYOUT_RECORD, payoutRecordValues } from './payout-repository.js';
 import { buildPayoutDraft, payoutRequestHash, requirePayoutMethod, type PayoutDraft, type PayoutInitiateRequest } from './payout-request.js';
 import type { PayoutsTable } from './payout-rows.js';
 
@@ -41,14 +41,23 @@ export async function acceptPayout(
     return original ? { original } : { check: await checkBeneficiaryName(names, merchant, draft) };
   });
   if ('original' in prepared) return theOriginal(prepared.original, prepared.draft.merchantRef, prepared.hash);
-  // Group-committed with the payouts arriving at the same time, each under its own savepoint (write-group.ts).
-  return writeGroupOf(ctx.db).run(async (trx) => {
-    const stored = await storePayout(trx, ctx, merchant, prepared, { batchId: null, keyId });
-    if (stored.row) return stored.row;
-    const original = await findPayoutForMerchant(trx, merchant.id, { merchantRef: prepared.draft.merchantRef });
-    if (!original) throw new Error(`payouts: merchantRef ${prepared.draft.merchantRef} conflicted but cannot be read`);
-    return theOriginal(original, prepared.draft.merchantRef, prepared.hash);
-  });
+  // Group-committed with the payouts arriving at the same time (write-group.ts). On PostgreSQL the
+  // row and its reservation are one statement, which writes both or nothing, so the unit needs no
+  // savepoint of its own (one round trip in the group's chain instead of three).
+  return writeGroupOf(ctx.db).run(
+    async (trx, scope) => {
+      const stored = await storePayout(trx, ctx, merchant, prepared, { batchId: null, keyId }, scope);
+      if (stored.row) return stored.row;
+      const original = await findPayoutForMerchant(trx, merchant.id, { merchantRef: prepared.draft.merchantRef });
+      if (!original) throw new Error(`payouts: merchantRef ${prepared.draft.merchantRef} conflicted but cannot be read`);
+      try {
+        return theOriginal(original, prepared.draft.merchantRef, prepared.hash);
+      } catch (error) {
+        throw refusedUnwritten(error);
+      }
+    },
+    { optimistic: true },
+  );
 }
 
 /** A repeated merchantRef: the original payout when the body is the same, else DUPLICATE_MERCHANT_REF. */
@@ -145,13 +154,43 @@ export async function storePayout(
   merchant: Merchant,
   prepared: PreparedPayout,
   origin: PayoutOrigin,
+  /**
+   * The write group's scope of the unit. With one, PostgreSQL writes the row and its reservation in
+   * one statement (both or nothing), so the unit needs a savepoint only for the step-by-step path.
+   */
+  scope?: UnitScope,
 ): Promise<{ readonly row: PayoutsTable | null }> {
   const fresh = newPayoutRow(merchant, prepared, BigInt(ctx.clock.nowMs()), origin);
+  if (scope) {
+    const together = await ctx.ledger.reserveWithRecord(trx, reservationOf(fresh), { shape: PAYOUT_RECORD, values: payoutRecordValues(fresh) });
+    if (together.outcome === 'record_exists') return { row: null };
+    if (together.outcome === 'short') {
+      // A payout under this merchantRef answers even when the balance is short now (as the insert
+      // first would): one may have committed while this statement waited for the balance's lock.
+      if (await findPayoutForMerchant(trx, merchant.id, { merchantRef: fresh.merchant_ref })) return { row: null };
+      throw refusedUnwritten(together.refusal);
+    }
+    if (together.outcome === 'reserved') {
+      assertReservationOf(fresh, together.reservation);
+      await announceIfPending(trx, fresh);
+      return { row: fresh };
+    }
+    // Nothing written (SQLite, or the merchant's first payout): step by step, under a savepoint.
+    await scope.protect();
+  }
   if (!(await insertPayoutIfNew(trx, fresh))) return { row: null };
   await reservePayout(trx, ctx, fresh);
   await announceIfPending(trx, fresh);
   return { row: fresh };
 }
+
+const reservationOf = (row: PayoutsTable) => ({
+  merchantId: row.merchant_id,
+  currency: row.currency as Currency,
+  amountMinor: row.amount_minor,
+  feeMinor: row.fee_minor,
+  ref: row.transaction_ref,
+});
 
 /** A payout just stored in PendingApproval with its funds reserved: payout.pending_approval in the same transaction. */
 export async function announceIfPending(trx: Executor, row: PayoutsTable): Promise<void> {
@@ -164,11 +203,7 @@ export async function announceIfPending(trx: Executor, row: PayoutsTable): Promi
  * INSUFFICIENT_BALANCE having written nothing, so the caller may remove the row and go on.
  */
 export async function reservePayout(trx: Executor, ctx: PayoutContext, row: PayoutsTable, options: { readonly lockFirst?: boolean } = {}): Promise<void> {
-  const reservation = await ctx.ledger.reserveForPayout(
-    trx,
-    { merchantId: row.merchant_id, currency: row.currency as Currency, amountMinor: row.amount_minor, feeMinor: row.fee_minor, ref: row.transaction_ref },
-    options,
-  );
+  const reservation = await ctx.ledger.reserveForPayout(trx, reservationOf(row), options);
   if (reservation.replayed) throw new Error(`payouts: ${row.transaction_ref} is new, yet the ledger had its reservation`);
   assertReservationOf(row, reservation);
 }

@@ -7,7 +7,7 @@
 // also counts down its batch there (batch-completion.ts).
 import type { PayoutState } from '../../connectors/channel.js';
 import { HotQuery, HotRowQuery } from '../../store/hot-query.js';
-import { writeGroupOf } from '../../store/write-group.js';
+import { ONE_STATEMENT, writeGroupOf } from '../../store/write-group.js';
 import { failureReasonOf } from '../failure-reasons.js';
 import { noteBatchItemFinal } from './batch-completion.js';
 import { assertReservationOf } from './intake.js';
@@ -30,8 +30,9 @@ const toProcessing = new HotQuery(5, (db, upstreamRef: string | null, utr: strin
 /** Initiated -> Processing: the upstream took the payout. The first poll is scheduled. */
 export async function markProcessing(ctx: PayoutContext, row: PayoutsTable, state: PayoutState): Promise<boolean> {
   const nowMs = ctx.clock.nowMs();
-  const updated = await writeGroupOf(ctx.db).run((trx) =>
-    toProcessing.affected(trx, state.upstreamRef ?? row.upstream_ref, state.utr ?? row.utr, BigInt(nowMs + pollDelayMs(0)), BigInt(nowMs), row.transaction_ref),
+  const updated = await writeGroupOf(ctx.db).run(
+    (trx) => toProcessing.affected(trx, state.upstreamRef ?? row.upstream_ref, state.utr ?? row.utr, BigInt(nowMs + pollDelayMs(0)), BigInt(nowMs), row.transaction_ref),
+    ONE_STATEMENT,
   );
   if (updated !== 1n) return false;
   assertTransition(row.status, 'Processing', row.transaction_ref);

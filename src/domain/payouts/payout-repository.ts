@@ -2,12 +2,13 @@
 // update (WHERE status = ... / WHERE locked_until_ms = <my lease>), so concurrent callbacks, jobs,
 // operators and requests can race without double effects.
 import type { SelectQueryBuilder } from 'kysely';
+import type { PgReservedRecord } from '../../ledger/pg-posting.js';
 import type { StoreKind } from '../../store/db.js';
 import { HotQuery, HotRowInsert } from '../../store/hot-query.js';
 import type { Database, Db, Executor } from '../../store/schema.js';
 import { withTransaction } from '../../store/transactions.js';
 import { LIVE_PAYOUT_STATUSES } from './payout-statuses.js';
-import type { PayoutStatus, PayoutsTable } from './payout-rows.js';
+import { PAYOUT_COLUMN_KINDS, type PayoutStatus, type PayoutsTable } from './payout-rows.js';
 
 // The statements every payout's life runs (intake's insert, the submission job's lease and attempt
 // updates, the read behind each callback) are compiled once (store/hot-query.ts), not built by
@@ -43,6 +44,19 @@ const insertPayout = new HotRowInsert((db, row: PayoutsTable) =>
     .onConflict((oc) => oc.columns(['merchant_id', 'merchant_ref']).doNothing())
     .returning('transaction_ref'),
 );
+
+/**
+ * The payout row as the ledger's one-statement reservation writes it on PostgreSQL (intake.ts): every
+ * column, typed, and the merchantRef's unique pair, whose conflict writes nothing.
+ */
+export const PAYOUT_RECORD: PgReservedRecord = {
+  table: 'payouts',
+  conflictColumns: ['merchant_id', 'merchant_ref'],
+  columns: Object.entries(PAYOUT_COLUMN_KINDS),
+};
+
+/** A payout row's values in PAYOUT_RECORD's column order. */
+export const payoutRecordValues = (row: PayoutsTable): unknown[] => PAYOUT_RECORD.columns.map(([name]) => row[name as keyof PayoutsTable]);
 
 /** Rows per multi-row insert: well under SQLite's bound on statement parameters. */
 const INSERT_CHUNK = 25;

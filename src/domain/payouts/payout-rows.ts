@@ -1,4 +1,5 @@
 // Row types of the payout table (migration 0005, approvals 0012). Integer columns are bigint on both stores.
+import type { ColumnKinds } from '../../store/packed-rows.js';
 
 /** PendingApproval: above the merchant's approval threshold, waiting for a second key (approvals.ts). */
 export const PAYOUT_STATUSES = ['PendingApproval', 'Initiated', 'Processing', 'Success', 'Failed'] as const;
@@ -72,6 +73,45 @@ export interface PayoutsTable {
   /** The approver's free-text reason, if they gave one. */
   approval_reason: string | null;
 }
+
+/** Each column's type on PostgreSQL, for the statements written by hand (migrations 0005 and after). */
+export const PAYOUT_COLUMN_KINDS: ColumnKinds<PayoutsTable> = {
+  transaction_ref: 'text',
+  merchant_id: 'text',
+  merchant_ref: 'text',
+  request_hash: 'text',
+  currency: 'text',
+  method: 'text',
+  amount_minor: 'bigint',
+  fee_minor: 'bigint',
+  bank_code: 'text',
+  beneficiary_name: 'text',
+  account: 'text',
+  phone: 'text',
+  email: 'text',
+  webhook_url: 'text',
+  status: 'text',
+  failure_reason: 'text',
+  upstream_ref: 'text',
+  utr: 'text',
+  channel: 'text',
+  name_check_name: 'text',
+  name_check_score: 'bigint',
+  name_check_threshold: 'bigint',
+  fallback_channels: 'text',
+  submit_attempts: 'bigint',
+  query_attempts: 'bigint',
+  next_action_at_ms: 'bigint',
+  locked_until_ms: 'bigint',
+  created_at_ms: 'bigint',
+  updated_at_ms: 'bigint',
+  completed_at_ms: 'bigint',
+  batch_id: 'text',
+  created_by_key_id: 'text',
+  approval_expires_at_ms: 'bigint',
+  approval_decided_by_key_id: 'text',
+  approval_reason: 'text',
+};
 
 /** A merchant's maker-checker setting (approvals.ts). */
 export interface PayoutApprovalSettingsTable {
