@@ -12,7 +12,7 @@ import type { LedgerReservationsTable } from './ledger-rows.js';
 import { accountId, merchantAccount, platformAccount, readMerchantBalances } from './accounts.js';
 import { assertNonNegative, assertPositive, minMinor, type LedgerContext } from './context.js';
 import { insufficientBalance, postJournal } from './journal.js';
-import { reservePg, type PgReservedRecord, type PgReserveInput } from './pg-posting.js';
+import { reservePg, type PgRecordWrite, type PgReserveInput, type PgReserveResult } from './pg-posting.js';
 
 export interface PayoutReservation {
   readonly merchantId: string;
@@ -136,6 +136,11 @@ async function reserveInOneStatement(db: Executor, ctx: LedgerContext, input: Pa
     if (!result.fits) throw insufficientBalance(SHORT_FOR_PAYOUT);
     throw new Error(`ledger: reservation ${input.ref} conflicted but cannot be read`);
   }
+  return claimedHold(input, result, nowMs);
+}
+
+/** A reservation the one statement claimed: its entry posted and every balance moved, else a bug (roll back). */
+function claimedHold(input: PayoutReservation, result: PgReserveResult, nowMs: number): Reservation {
   if (result.entryId === null) throw new Error(`ledger: reserve entry ${input.ref} exists without its reservation row`);
   // The balances were locked while the split was decided, so every change applies; if not, roll back.
   if (!result.complete) throw new Error(`ledger: reservation ${input.ref} could not move its balances`);
@@ -161,7 +166,7 @@ export async function reserveWithRecord(
   db: Executor,
   ctx: LedgerContext,
   input: PayoutReservation,
-  record: { readonly shape: PgReservedRecord; readonly values: readonly unknown[] },
+  record: PgRecordWrite,
 ): Promise<RecordReservation> {
   assertPositive('amountMinor', input.amountMinor);
   assertNonNegative('feeMinor', input.feeMinor);
@@ -172,9 +177,7 @@ export async function reserveWithRecord(
   if (!result.fits) return { outcome: 'short', refusal: insufficientBalance(SHORT_FOR_PAYOUT) };
   if (!result.recorded) return { outcome: 'record_exists' };
   if (!result.claimed) throw new Error(`ledger: reservation ${input.ref} conflicted, yet its record is new`);
-  if (result.entryId === null) throw new Error(`ledger: reserve entry ${input.ref} exists without its reservation row`);
-  if (!result.complete) throw new Error(`ledger: reservation ${input.ref} could not move its balances`);
-  return { outcome: 'reserved', reservation: toReservation(heldRow(input, result, nowMs), false) };
+  return { outcome: 'reserved', reservation: claimedHold(input, result, nowMs) };
 }
 
 /** The reservation row of a new hold, its parts checked against its total. */

@@ -227,6 +227,19 @@ FROM split s`);
 const RESERVE = reserveStatement(null);
 const withRecord = new WeakMap<PgReservedRecord, string>();
 
+/** The statement for a record's shape, built on its first use. */
+function reserveStatementFor(shape: PgReservedRecord): string {
+  let text = withRecord.get(shape);
+  if (text === undefined) withRecord.set(shape, (text = reserveStatement(shape)));
+  return text;
+}
+
+/** A record to write with the reservation: its shape, and its values in the shape's column order. */
+export interface PgRecordWrite {
+  readonly shape: PgReservedRecord;
+  readonly values: readonly unknown[];
+}
+
 export interface PgReserveInput {
   readonly availableId: string;
   readonly creditId: string;
@@ -272,15 +285,10 @@ interface ReserveRow extends AppliedRow {
 export async function reservePg(
   db: Executor,
   input: PgReserveInput,
-  record: { readonly shape: PgReservedRecord; readonly values: readonly unknown[] } | null = null,
+  record: PgRecordWrite | null = null,
 ): Promise<PgReserveResult> {
-  let text = RESERVE;
-  if (record) {
-    text = withRecord.get(record.shape) ?? reserveStatement(record.shape);
-    withRecord.set(record.shape, text);
-  }
   const { rows } = await db.executeQuery<ReserveRow>(
-    CompiledQuery.raw(text, [
+    CompiledQuery.raw(record ? reserveStatementFor(record.shape) : RESERVE, [
       input.availableId,
       input.creditId,
       input.heldId,

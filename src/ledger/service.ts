@@ -6,6 +6,7 @@ import type { Currency } from '../core/money.js';
 import type { Store } from '../store/db.js';
 import type { Db, Executor } from '../store/schema.js';
 import type { LedgerContext } from './context.js';
+import type { PgRecordWrite } from './pg-posting.js';
 import * as operator from './operator.js';
 import * as payments from './payments.js';
 import * as payouts from './payouts.js';
@@ -45,7 +46,7 @@ export class LedgerService {
   }
 
   /** PostgreSQL: the payout row and its reservation in one statement (ledger/payouts.ts reserveWithRecord). */
-  reserveWithRecord(trx: Executor, input: payouts.PayoutReservation, record: Parameters<typeof payouts.reserveWithRecord>[3]): Promise<payouts.RecordReservation> {
+  reserveWithRecord(trx: Executor, input: payouts.PayoutReservation, record: PgRecordWrite): Promise<payouts.RecordReservation> {
     return payouts.reserveWithRecord(trx, this.ctx, input, record);
   }
 

@@ -8,9 +8,10 @@
 // On PostgreSQL every savepoint statement is a round trip that the whole group waits for, so a unit
 // may run optimistically, without one: it writes in one statement (or, while it has written nothing,
 // asks for its savepoint with `scope.protect()` and then writes as it likes), and when it refuses it
-// throws `refusedUnwritten(error)` having written nothing. Any other failure of an unprotected unit may have left the transaction
-// aborted or holding half its writes, so the whole group is rolled back and every unit of it runs
-// again in a transaction of its own: a rare failure costs a rerun, never a partial write.
+// throws `refusedUnwritten(error)` having written nothing. Any other failure of an unprotected unit
+// may have left the transaction aborted or holding half its writes, so the whole group is rolled
+// back and every unit of it runs again in a transaction of its own: a rare failure costs a rerun,
+// never a partial write.
 import { CompiledQuery, type Transaction } from 'kysely';
 import { GroupBatch } from '../core/group-batch.js';
 import { isPostgres, type Database, type Db } from './schema.js';
