@@ -20,16 +20,6 @@ import { isRetryableDbError, withTransaction } from './transactions.js';
 /** Units per shared transaction: bounds how long one commit keeps its callers waiting. */
 export const MAX_UNITS_PER_COMMIT = 64;
 
-/**
- * SQLite: how long a group of background units alone waits for company (GroupBatch's patient items), so
- * that a job's few writes usually ride in the requests' next commit; short against any lease or poll.
- * better-sqlite3 commits on the main thread, and the commit's fsync stops the whole service meanwhile:
- * fewer commits is more time for requests (docs/benchmarks.md, session 19). PostgreSQL's commit waits in
- * the server while the service goes on, and every unit added to a group lengthens its chain of round
- * trips, so there groups never wait.
- */
-export const BACKGROUND_LINGER_MS = 10;
-
 /** What a unit knows of its savepoint. */
 export interface UnitScope {
   /** Without a savepoint around it (an optimistic unit on PostgreSQL, until it calls protect()). */
@@ -46,18 +36,10 @@ export interface RunOptions {
    * its whole group back, and every unit of the group runs again alone.
    */
   readonly optimistic?: boolean;
-  /**
-   * Background work that no request waits on (a job's bookkeeping, an upstream's news): on SQLite a group
-   * of such units alone waits up to BACKGROUND_LINGER_MS for other units to share its commit.
-   */
-  readonly background?: boolean;
 }
 
 /** A unit that writes in one statement and never refuses: it needs no savepoint. */
 export const ONE_STATEMENT: RunOptions = { optimistic: true };
-
-/** A background job's one-statement unit. */
-export const BACKGROUND_ONE_STATEMENT: RunOptions = { optimistic: true, background: true };
 
 /** A unit's refusal (an AppError, say) thrown when it wrote nothing: the group goes on without a rollback. */
 export class UnwrittenRefusal {
@@ -97,9 +79,8 @@ export class WriteGroup {
   constructor(
     private readonly db: Db,
     maxUnitsPerCommit: number = MAX_UNITS_PER_COMMIT,
-    backgroundLingerMs: number = isPostgres(db) ? 0 : BACKGROUND_LINGER_MS,
   ) {
-    this.batch = new GroupBatch(maxUnitsPerCommit, (units) => this.runGroup(units), { lingerMs: backgroundLingerMs });
+    this.batch = new GroupBatch(maxUnitsPerCommit, (units) => this.runGroup(units));
     this.postgres = isPostgres(db);
   }
 
@@ -111,7 +92,7 @@ export class WriteGroup {
   async run<T>(work: Work<T>, options: RunOptions = {}): Promise<T> {
     let outcome: Outcome;
     try {
-      outcome = await this.batch.add({ work, optimistic: this.postgres && options.optimistic === true }, options.background === true);
+      outcome = await this.batch.add({ work, optimistic: this.postgres && options.optimistic === true });
     } catch {
       // The shared transaction failed (its commit, or an unprotected unit): everything was rolled
       // back, so this unit runs again on its own.

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/db.js';
 import { isPostgres } from '../../src/store/schema.js';
-import { BACKGROUND_ONE_STATEMENT, MAX_UNITS_PER_COMMIT, ONE_STATEMENT, refusedUnwritten, WriteGroup, type UnitScope } from '../../src/store/write-group.js';
+import { ONE_STATEMENT, refusedUnwritten, WriteGroup, type UnitScope } from '../../src/store/write-group.js';
 import { openTestStore } from '../helpers/store.js';
 
 let store: Store;
@@ -142,47 +142,6 @@ describe('WriteGroup', () => {
       expect(scopes).toEqual([false]);
       expect(Object.fromEntries(calls)).toEqual({ a: 1, two: 1, c: 1 });
       expect(await ids()).toEqual(['a', 'c']);
-    });
-  });
-
-  describe('background units', () => {
-    /** One insert as a job's unit; `seen` records the transaction it ran in. */
-    const background = (group: WriteGroup, id: string, seen: unknown[]) =>
-      group.run(async (trx) => {
-        seen.push(trx);
-        await sql`INSERT INTO wg_items (id, n) VALUES (${id}, 1)`.execute(trx);
-        return id;
-      }, BACKGROUND_ONE_STATEMENT);
-
-    /** Lets every immediate and promise queued so far run, several times over. */
-    const settle = async (): Promise<void> => {
-      for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
-    };
-
-    it("wait for a request's unit and commit in its transaction", async () => {
-      const group = new WriteGroup(store.db, MAX_UNITS_PER_COMMIT, 3_600_000);
-      const seen: unknown[] = [];
-      const jobs = ['j1', 'j2'].map((id) => background(group, id, seen));
-      await settle();
-      expect(seen).toEqual([]);
-      expect(await ids()).toEqual([]);
-      const request = group.run(async (trx) => {
-        seen.push(trx);
-        await sql`INSERT INTO wg_items (id, n) VALUES ('r', 1)`.execute(trx);
-        return 'r';
-      });
-      expect(await Promise.all([...jobs, request])).toEqual(['j1', 'j2', 'r']);
-      expect(seen).toHaveLength(3);
-      expect(new Set(seen).size).toBe(1);
-      expect(await ids()).toEqual(['j1', 'j2', 'r']);
-    });
-
-    it('alone, commit together once the linger is over', async () => {
-      const group = new WriteGroup(store.db, MAX_UNITS_PER_COMMIT, 1);
-      const seen: unknown[] = [];
-      expect(await Promise.all(['k1', 'k2', 'k3'].map((id) => background(group, id, seen)))).toEqual(['k1', 'k2', 'k3']);
-      expect(new Set(seen).size).toBe(1);
-      expect(await ids()).toEqual(['k1', 'k2', 'k3']);
     });
   });
 });

@@ -188,6 +188,6 @@ export function approvalExpiryJob(ctx: PayoutContext): PooledJob<PayoutsTable> {
       return claimExpired(ctx.db, ctx.storeKind, nowMs, nowMs + leaseMs, limit);
     },
     // Conditional on PendingApproval: an approval that won the race leaves nothing to do.
-    process: (row) => closePayout(ctx, row, 'Failed', { failureReason: APPROVAL_EXPIRED }, ['PendingApproval'], { background: true }),
+    process: (row) => closePayout(ctx, row, 'Failed', { failureReason: APPROVAL_EXPIRED }, ['PendingApproval']),
   });
 }

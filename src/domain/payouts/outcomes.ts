@@ -7,7 +7,7 @@
 // also counts down its batch there (batch-completion.ts).
 import type { PayoutState } from '../../connectors/channel.js';
 import { HotQuery, HotRowQuery } from '../../store/hot-query.js';
-import { BACKGROUND_ONE_STATEMENT, writeGroupOf } from '../../store/write-group.js';
+import { ONE_STATEMENT, writeGroupOf } from '../../store/write-group.js';
 import { failureReasonOf } from '../failure-reasons.js';
 import { noteBatchItemFinal } from './batch-completion.js';
 import { assertReservationOf } from './intake.js';
@@ -32,7 +32,7 @@ export async function markProcessing(ctx: PayoutContext, row: PayoutsTable, stat
   const nowMs = ctx.clock.nowMs();
   const updated = await writeGroupOf(ctx.db).run(
     (trx) => toProcessing.affected(trx, state.upstreamRef ?? row.upstream_ref, state.utr ?? row.utr, BigInt(nowMs + pollDelayMs(0)), BigInt(nowMs), row.transaction_ref),
-    BACKGROUND_ONE_STATEMENT,
+    ONE_STATEMENT,
   );
   if (updated !== 1n) return false;
   assertTransition(row.status, 'Processing', row.transaction_ref);
@@ -51,7 +51,7 @@ export function markFinal(
   state: Pick<PayoutState, 'upstreamRef' | 'failureReason' | 'utr'>,
 ): Promise<PayoutsTable | null> {
   // An upstream's news never ends a payout that waits for approval: it was never sent.
-  return closePayout(ctx, row, outcome, state, upstreamStatusesBefore(outcome), { background: true });
+  return closePayout(ctx, row, outcome, state, upstreamStatusesBefore(outcome));
 }
 
 /**
@@ -64,10 +64,9 @@ export function closePayout(
   outcome: 'Success' | 'Failed',
   state: Pick<PayoutState, 'upstreamRef' | 'failureReason' | 'utr'>,
   from: readonly PayoutStatus[],
-  extra: { readonly approvalDecidedByKeyId?: string; readonly approvalReason?: string | null; readonly background?: boolean } = {},
+  extra: { readonly approvalDecidedByKeyId?: string; readonly approvalReason?: string | null } = {},
 ): Promise<PayoutsTable | null> {
-  // Group-committed with the other writes of the moment, under its own savepoint (write-group.ts);
-  // an upstream's news or an expiry is background work that waits briefly for other units' commit.
+  // Group-committed with the other writes of the moment, under its own savepoint (write-group.ts).
   return writeGroupOf(ctx.db).run(async (trx) => {
     const nowMs = ctx.clock.nowMs();
     const updated = await closeRow.executeTakeFirst(
@@ -101,7 +100,7 @@ export function closePayout(
     // Last, so the batch row is locked only briefly: its count of open items drops, and the last one completes it.
     if (updated.batch_id !== null) await noteBatchItemFinal(trx, updated.batch_id, nowMs);
     return updated;
-  }, { background: extra.background === true });
+  });
 }
 
 /**

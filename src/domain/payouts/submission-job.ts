@@ -11,7 +11,7 @@ import { DEFAULT_FAILURE_REASON, failureReasonOf } from '../failure-reasons.js';
 import { claimDuePayouts, moveToNextChannel, recordSubmitAttempt, releaseLease } from './payout-repository.js';
 import { maskAccount } from './payout-request.js';
 import type { PayoutsTable } from './payout-rows.js';
-import { BACKGROUND_ONE_STATEMENT, writeGroupOf } from '../../store/write-group.js';
+import { ONE_STATEMENT, writeGroupOf } from '../../store/write-group.js';
 
 /**
  * The payout job: claims due payouts only for free slots, so each claimed payout is with the
@@ -68,7 +68,7 @@ export function payoutSubmission(row: PayoutsTable): PayoutSubmission {
 
 async function submit(ctx: PayoutContext, row: PayoutsTable, channel: Channel, lease: bigint): Promise<void> {
   // Committed before the request leaves: from here on, the upstream may have the payout.
-  if (!(await writeGroupOf(ctx.db).run((trx) => recordSubmitAttempt(trx, row, lease), BACKGROUND_ONE_STATEMENT))) return;
+  if (!(await writeGroupOf(ctx.db).run((trx) => recordSubmitAttempt(trx, row, lease), ONE_STATEMENT))) return;
   const submitted = { ...row, submit_attempts: row.submit_attempts + 1n };
   let state: PayoutState;
   try {
@@ -106,21 +106,21 @@ async function applyAndReschedule(ctx: PayoutContext, row: PayoutsTable, state: 
     return;
   }
   if (state.status === 'PROCESSING' && row.status === 'Initiated' && (await markProcessing(ctx, row, state))) {
-    await writeGroupOf(ctx.db).run((trx) => releaseLease(trx, row.transaction_ref, lease, ctx.clock.nowMs() + pollDelayMs(0), 0n), BACKGROUND_ONE_STATEMENT);
+    await writeGroupOf(ctx.db).run((trx) => releaseLease(trx, row.transaction_ref, lease, ctx.clock.nowMs() + pollDelayMs(0), 0n), ONE_STATEMENT);
     return;
   }
   if (state.status === 'UNKNOWN') {
     ctx.log?.warn({ transactionRef: row.transaction_ref, status: row.status }, 'upstream does not know a payout it accepted; keeps polling');
   }
   const queries = row.query_attempts + 1n;
-  await writeGroupOf(ctx.db).run((trx) => releaseLease(trx, row.transaction_ref, lease, ctx.clock.nowMs() + pollDelayMs(Number(queries)), queries), BACKGROUND_ONE_STATEMENT);
+  await writeGroupOf(ctx.db).run((trx) => releaseLease(trx, row.transaction_ref, lease, ctx.clock.nowMs() + pollDelayMs(Number(queries)), queries), ONE_STATEMENT);
 }
 
 /** The upstream did not answer: the outcome is unknown, so the next step is a query, after a backoff. */
 async function retryLater(ctx: PayoutContext, row: PayoutsTable, lease: bigint): Promise<void> {
   const queries = row.query_attempts + 1n;
   const delayMs = row.status === 'Processing' ? pollDelayMs(Number(queries)) : submitRetryDelayMs(Number(queries));
-  await writeGroupOf(ctx.db).run((trx) => releaseLease(trx, row.transaction_ref, lease, ctx.clock.nowMs() + delayMs, queries), BACKGROUND_ONE_STATEMENT);
+  await writeGroupOf(ctx.db).run((trx) => releaseLease(trx, row.transaction_ref, lease, ctx.clock.nowMs() + delayMs, queries), ONE_STATEMENT);
 }
 
 /**
