@@ -158,6 +158,7 @@ const histogramMs = (h: RecordableHistogram) => ({
 
 const paymentInitiate: BenchCase = {
   name: 'payment/initiate',
+  allIn: true,
   description:
     'Signed payment creation, a fresh merchantRef each, IDR BNI 50,000 / INR NATIVE 500 / NGN TRANSFER 5,000 in turn over every merchant ' +
     '(authentication, validation, fee, payment + checkout token + outbox row in one commit).',
@@ -194,6 +195,7 @@ const PAYOUT_FUNDING_IDR = 1_200_000_000;
 
 const payoutSpread: BenchCase = {
   name: 'payout/initiate 100 merchants',
+  allIn: true,
   description:
     `Signed IDR TRANSFER payout of ${PAYOUT_AMOUNT_IDR.toLocaleString('en-US')} to BCA, a fresh merchantRef each, over ${PAYOUT_MERCHANTS} merchants ` +
     'funded through the operator API (reservation of amount + fee, payout + outbox row in one commit; the worker submits to the simulator meanwhile).',
@@ -230,6 +232,7 @@ interface HotState {
 
 const payoutHot: BenchCase = {
   name: 'payout/initiate hot merchant',
+  allIn: true,
   description:
     'Signed IDR TRANSFER payouts, all from one merchant (RSA key): every request contends for the same balance rows. ' +
     `Its balances are sampled every ${HOT_SAMPLE_MS} ms during the case and checked after it with the ledger verifier.`,

@@ -59,6 +59,11 @@ export interface BenchCase {
   /** A measurement without a verdict of its own (INFO), e.g. a harsher variant of a repeated case. */
   readonly diagnostic?: boolean;
   /**
+   * A write case whose requests leave background work (collections, submissions, callbacks): after it,
+   * the bench waits for that work to finish and notes the CPU per request including it ("all-in").
+   */
+  readonly allIn?: boolean;
+  /**
    * Load it with this many connections instead of the run's (50): a light-load case that shows a call's
    * own latency, which at 50 closed-loop connections is only 50 / throughput (Little's law).
    */

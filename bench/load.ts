@@ -58,6 +58,11 @@ export interface LoadResult {
   readonly poolSize: number;
   /** True when the list ran out before the measured window was over. */
   readonly exhausted: boolean;
+  /**
+   * From the first request of the warm-up on: the watched processes' CPU at that moment and the 200
+   * answers of warm-up and window together, for what a request costs once its background work is done.
+   */
+  readonly fromStart?: { readonly before: CpuSnapshot; readonly answered200: number };
   /** CPU used over the measured window by the watched processes and by everything else. */
   readonly cpu: CpuUsage | null;
   /** How much `count` grew over the measured window (the service's database statements); null without one. */
@@ -163,6 +168,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const warmupNon200ByReason: Record<string, number> = {};
   let next = 0;
   let sent = 0;
+  let answered200 = 0;
   let measured = 0;
   let non200 = 0;
   let networkErrors = 0;
@@ -171,6 +177,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   let firstNon200: string | null = null;
   let firstNetworkError: string | null = null;
 
+  const watch = { ...options.watch, 'load generator': process.pid };
+  const fromStart = snapshot(watch);
   const start = performance.now();
   const measureFrom = start + options.warmupMs;
   const measureUntil = measureFrom + options.durationMs;
@@ -198,7 +206,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         const answer = await send(pool, options.origin, request);
         const endedAt = performance.now();
         let reason: string | null = null;
-        if (answer.status !== 200) {
+        if (answer.status === 200) answered200++;
+        else {
           reason = reasonOf(answer);
           firstNon200 ??= `${request.path} → ${(answer.text ?? '').slice(0, 400)}`;
         }
@@ -221,7 +230,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     }
   };
 
-  const watch = { ...options.watch, 'load generator': process.pid };
+
   const cpuWindow: { before: CpuSnapshot | null; after: CpuSnapshot | null } = { before: null, after: null };
   let countedBefore: Promise<number | null> | null = null;
   let counted: number | null = null;
@@ -260,6 +269,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     networkErrors,
     firstNetworkError,
     requestsSent: sent,
+    fromStart: { before: fromStart, answered200 },
     poolSize: requests.length,
     exhausted,
     cpu: cpuWindow.before && cpuWindow.after ? usageBetween(cpuWindow.before, cpuWindow.after) : null,

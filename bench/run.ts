@@ -135,6 +135,16 @@ async function settle(servers: Servers, caseName: string, pgSchemas: readonly (s
     if (!vacuumNoted) log(`  PostgreSQL runs with autovacuum off: each quiet start vacuums and analyzes the bench tables that autovacuum would have, by its default thresholds`);
     vacuumNoted = true;
   }
+  const quiet = await untilQuiet(servers, started);
+  if (!quiet.quiet) {
+    log(`  ${caseName}: background work still ran after ${SETTLE.maxMs / 1000} s (${Math.round(quiet.lastBusyMs)} ms of CPU in the last ${SETTLE.sampleMs} ms); measuring anyway`);
+  } else if (quiet.waitedMs > 2 * SETTLE.sampleMs) {
+    log(`  ${caseName}: waited ${(quiet.waitedMs / 1000).toFixed(1)} s for the earlier cases' background work to finish`);
+  }
+}
+
+/** Waits until the service, the simulator and PostgreSQL use under SETTLE.quietShare of a sample (at most SETTLE.maxMs). */
+async function untilQuiet(servers: Servers, started: number): Promise<{ quiet: boolean; waitedMs: number; lastBusyMs: number }> {
   const pids = { service: servers.service.pid, simulator: servers.simulator.pid };
   for (;;) {
     const before = snapshot(pids);
@@ -142,15 +152,31 @@ async function settle(servers: Servers, caseName: string, pgSchemas: readonly (s
     const used = usageBetween(before, snapshot(pids)).processMs;
     const busyMs = (used.service ?? 0) + (used.simulator ?? 0) + (used.postgres ?? 0);
     const waitedMs = performance.now() - started;
-    if (busyMs < SETTLE.quietShare * SETTLE.sampleMs) {
-      if (waitedMs > 2 * SETTLE.sampleMs) log(`  ${caseName}: waited ${(waitedMs / 1000).toFixed(1)} s for the earlier cases' background work to finish`);
-      return;
-    }
-    if (waitedMs > SETTLE.maxMs) {
-      log(`  ${caseName}: background work still ran after ${SETTLE.maxMs / 1000} s (${Math.round(busyMs)} ms of CPU in the last ${SETTLE.sampleMs} ms); measuring anyway`);
-      return;
-    }
+    if (busyMs < SETTLE.quietShare * SETTLE.sampleMs) return { quiet: true, waitedMs, lastBusyMs: busyMs };
+    if (waitedMs > SETTLE.maxMs) return { quiet: false, waitedMs, lastBusyMs: busyMs };
   }
+}
+
+/**
+ * A write case's cost once its background work is done (BenchCase.allIn): the CPU the service, the
+ * simulator and PostgreSQL used from the warm-up's first request until they went quiet after the load,
+ * per 200 answer of warm-up and window together. The window's own figure counts only the background
+ * work that happened to run inside it, so a build that put work off past the window would look cheaper
+ * there and not here.
+ */
+async function allInNote(servers: Servers, load: LoadResult, store: StoreKind): Promise<string | null> {
+  if (!load.fromStart || load.fromStart.answered200 === 0) return null;
+  const started = performance.now();
+  const quiet = await untilQuiet(servers, started);
+  const pids = { service: servers.service.pid, simulator: servers.simulator.pid };
+  const used = usageBetween(load.fromStart.before, snapshot(pids)).processMs;
+  const per = (ms: number | undefined): string => (((ms ?? 0) * 1000) / load.fromStart!.answered200).toFixed(0);
+  return (
+    `all-in: ${per(used.service)} µs of the service's CPU per request` +
+    (store === 'postgres' ? ` + PostgreSQL ${per(used.postgres)} µs` : '') +
+    `, simulator ${per(used.simulator)} µs, over the ${load.fromStart.answered200.toLocaleString('en-US')} answered in warm-up and window, ` +
+    `counted until the background work ${quiet.quiet ? `went quiet ${(quiet.waitedMs / 1000).toFixed(1)} s after the load` : `still ran ${(quiet.waitedMs / 1000).toFixed(0)} s after the load`}`
+  );
 }
 
 /** Above this share of the machine's CPU used by other processes during a window, the figures are flagged. */
@@ -510,8 +536,11 @@ async function runCase(
     const prepared: Prepared = { requestAt: await benchCase.prepare(target.ctx), nextIndex: 0 };
     const { load, signSeconds } = await measureWindow(benchCase, prepared, target, settings, signer, expectedRps);
     const problems = benchCase.verify ? await benchCase.verify(target.ctx) : [];
+    const allIn = benchCase.allIn ? await allInNote(target.servers, load, target.ctx.store) : null;
     await finish(benchCase, target.ctx);
-    return { result: describe(benchCase, target.ctx.store, load, signSeconds, noop, problems, benchCase.connections ?? settings.connections), prepared };
+    const result = describe(benchCase, target.ctx.store, load, signSeconds, noop, problems, benchCase.connections ?? settings.connections);
+    if (allIn !== null) result.notes.push(allIn);
+    return { result, prepared };
   } catch (error) {
     return { result: errorResult(benchCase, error), prepared: null };
   }
