@@ -5,6 +5,7 @@
 // completion or release of the reservation (ledger/payouts.ts) and the event (payout-events.ts), so
 // it happens once, completely, or not at all; a final status never changes again. A batch's item
 // also counts down its batch there (batch-completion.ts).
+import { sql } from 'kysely';
 import type { PayoutState } from '../../connectors/channel.js';
 import { HotQuery, HotRowQuery } from '../../store/hot-query.js';
 import { ONE_STATEMENT, writeGroupOf } from '../../store/write-group.js';
@@ -16,8 +17,7 @@ import { enqueuePayoutOutcome } from './payout-events.js';
 import { pollDelayMs } from './payout-limits.js';
 import { findPayoutByRef } from './payout-repository.js';
 import { assertTransition, upstreamStatusesBefore } from './payout-statuses.js';
-import type { PayoutStatus } from './payout-rows.js';
-import type { PayoutsTable } from './payout-rows.js';
+import { FINAL_PAYOUT_STATUSES, type PayoutStatus, type PayoutsTable } from './payout-rows.js';
 
 const toProcessing = new HotQuery(5, (db, upstreamRef: string | null, utr: string | null, nextActionAtMs: bigint, updatedAtMs: bigint, transactionRef: string) =>
   db
@@ -27,11 +27,38 @@ const toProcessing = new HotQuery(5, (db, upstreamRef: string | null, utr: strin
     .where('status', 'in', upstreamStatusesBefore('Processing')),
 );
 
-/** Initiated -> Processing: the upstream took the payout. The first poll is scheduled. */
-export async function markProcessing(ctx: PayoutContext, row: PayoutsTable, state: PayoutState): Promise<boolean> {
+/** The same transition by the job that submitted the payout: its lease given back in the same statement. */
+const toProcessingReleasing = new HotQuery(6, (db, upstreamRef: string | null, utr: string | null, nextActionAtMs: bigint, updatedAtMs: bigint, lease: bigint, transactionRef: string) =>
+  db
+    .updateTable('payouts')
+    .set((eb) => ({
+      status: 'Processing',
+      upstream_ref: upstreamRef,
+      utr,
+      query_attempts: 0n,
+      next_action_at_ms: nextActionAtMs,
+      updated_at_ms: updatedAtMs,
+      // Only the lease this job holds: one that ran out and was taken over stays the other worker's.
+      locked_until_ms: eb.case().when('locked_until_ms', '=', lease).then(sql<bigint | null>`NULL`).else(eb.ref('locked_until_ms')).end(),
+    }))
+    .where('transaction_ref', '=', transactionRef)
+    .where('status', 'in', upstreamStatusesBefore('Processing')),
+);
+
+/**
+ * Initiated -> Processing: the upstream took the payout. The first poll is scheduled. `lease`: the
+ * submitting job's lease on the row, given back with the transition (one statement instead of two).
+ */
+export async function markProcessing(ctx: PayoutContext, row: PayoutsTable, state: PayoutState, lease?: bigint): Promise<boolean> {
   const nowMs = ctx.clock.nowMs();
+  const upstreamRef = state.upstreamRef ?? row.upstream_ref;
+  const utr = state.utr ?? row.utr;
+  const nextActionAtMs = BigInt(nowMs + pollDelayMs(0));
   const updated = await writeGroupOf(ctx.db).run(
-    (trx) => toProcessing.affected(trx, state.upstreamRef ?? row.upstream_ref, state.utr ?? row.utr, BigInt(nowMs + pollDelayMs(0)), BigInt(nowMs), row.transaction_ref),
+    (trx) =>
+      lease === undefined
+        ? toProcessing.affected(trx, upstreamRef, utr, nextActionAtMs, BigInt(nowMs), row.transaction_ref)
+        : toProcessingReleasing.affected(trx, upstreamRef, utr, nextActionAtMs, BigInt(nowMs), lease, row.transaction_ref),
     ONE_STATEMENT,
   );
   if (updated !== 1n) return false;
@@ -50,6 +77,9 @@ export function markFinal(
   outcome: 'Success' | 'Failed',
   state: Pick<PayoutState, 'upstreamRef' | 'failureReason' | 'utr'>,
 ): Promise<PayoutsTable | null> {
+  // A final status never changes: news about a payout read as final (a poll's answer, then the
+  // callback with the same news) writes nothing and needs no unit of the write group.
+  if (FINAL_PAYOUT_STATUSES.includes(row.status)) return Promise.resolve(null);
   // An upstream's news never ends a payout that waits for approval: it was never sent.
   return closePayout(ctx, row, outcome, state, upstreamStatusesBefore(outcome));
 }
@@ -105,9 +135,10 @@ export function closePayout(
 
 /**
  * Applies what the upstream says about a payout: SUCCESS / FAILED make a live payout final,
- * PROCESSING moves Initiated to Processing, UNKNOWN changes nothing. Safe to repeat.
+ * PROCESSING moves Initiated to Processing, UNKNOWN changes nothing. Safe to repeat. Returns the
+ * row as a final transition wrote it, else null.
  */
-export async function applyUpstreamState(ctx: PayoutContext, row: PayoutsTable, state: PayoutState): Promise<void> {
+export async function applyUpstreamState(ctx: PayoutContext, row: PayoutsTable, state: PayoutState): Promise<PayoutsTable | null> {
   if (row.status === 'Success' && state.status === 'FAILED') {
     // A final status never changes (contract section 3), but money the bank sent back after paying
     // (a reversal) is at the provider again: the operator must hear of it to settle it by hand.
@@ -115,20 +146,18 @@ export async function applyUpstreamState(ctx: PayoutContext, row: PayoutsTable, 
       { transactionRef: row.transaction_ref, channel: row.channel, upstreamRef: state.upstreamRef, failureReason: state.failureReason, alert: 'payout_reversed_after_success' },
       'upstream reports a successful payout as failed or reversed; the payout stays Success: reconcile with the provider',
     );
-    return;
+    return null;
   }
   switch (state.status) {
     case 'SUCCESS':
-      await markFinal(ctx, row, 'Success', state);
-      return;
+      return markFinal(ctx, row, 'Success', state);
     case 'FAILED':
-      await markFinal(ctx, row, 'Failed', state);
-      return;
+      return markFinal(ctx, row, 'Failed', state);
     case 'PROCESSING':
       if (row.status === 'Initiated') await markProcessing(ctx, row, state);
-      return;
+      return null;
     case 'UNKNOWN':
-      return;
+      return null;
   }
 }
 
@@ -149,8 +178,13 @@ export async function applyChannelNews(ctx: PayoutContext, transactionRef: strin
     ctx.log?.warn({ transactionRef, fromChannel, upstreamRef: state.upstreamRef }, 'payout news does not match the payout; ignored');
     return row;
   }
-  await applyUpstreamState(ctx, row, state);
-  return (await findPayoutByRef(ctx.db, transactionRef)) ?? null;
+  // A final row is news already known: it stays as read. A row the news made final comes back from
+  // its update; anything else is read again.
+  if (FINAL_PAYOUT_STATUSES.includes(row.status)) {
+    await applyUpstreamState(ctx, row, state);
+    return row;
+  }
+  return (await applyUpstreamState(ctx, row, state)) ?? (await findPayoutByRef(ctx.db, transactionRef)) ?? null;
 }
 
 /**

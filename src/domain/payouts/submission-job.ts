@@ -105,10 +105,8 @@ async function applyAndReschedule(ctx: PayoutContext, row: PayoutsTable, state: 
     await applyUpstreamState(ctx, row, state);
     return;
   }
-  if (state.status === 'PROCESSING' && row.status === 'Initiated' && (await markProcessing(ctx, row, state))) {
-    await writeGroupOf(ctx.db).run((trx) => releaseLease(trx, row.transaction_ref, lease, ctx.clock.nowMs() + pollDelayMs(0), 0n), ONE_STATEMENT);
-    return;
-  }
+  // Processing, its first poll scheduled and the lease given back, in one statement.
+  if (state.status === 'PROCESSING' && row.status === 'Initiated' && (await markProcessing(ctx, row, state, lease))) return;
   if (state.status === 'UNKNOWN') {
     ctx.log?.warn({ transactionRef: row.transaction_ref, status: row.status }, 'upstream does not know a payout it accepted; keeps polling');
   }

@@ -1,0 +1,85 @@
+// What an upstream's news costs. News about a payout that is final already (a poll found it settled,
+// then the callback says the same) is known news: it writes nothing, takes no unit of the write group,
+// and costs the one read that found the row final. The submitting job's Processing transition gives its
+// lease back in the same statement, and never a lease another worker took over. Run without the
+// background worker, so that no job's statement falls inside a count; the payout job is driven by hand.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { markProcessing } from '../../src/domain/payouts/outcomes.js';
+import type { PayoutContext } from '../../src/domain/payouts/payout-context.js';
+import { pollDelayMs } from '../../src/domain/payouts/payout-limits.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { entriesOf, eventsOf } from '../payments/api-helpers.js';
+import { fund, payoutBody } from './helpers.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({}, { worker: false });
+});
+afterAll(async () => {
+  expect(await server.services.ledger.verify()).toEqual([]);
+  await server.close();
+});
+
+describe('payout news once the payout is final', () => {
+  it('is answered with the final row after one read, and writes nothing', async () => {
+    const shop = await server.createMerchant();
+    await fund(server, shop.id, 'INR', 10_000_00n);
+    const created = await shop.client.payoutInitiate(payoutBody('INR', 'BANK'));
+    expect(created.status).toBe(200);
+    const ref = created.data.transactionRef;
+    expect(await server.services.payouts.processDue()).toBe(1);
+    const payouts = server.services.payouts;
+
+    const closed = await payouts.applyPayoutState(ref, { status: 'SUCCESS' }, 'simulator');
+    expect(closed?.status).toBe('Success');
+    const entries = await entriesOf(server, shop.id, 'payout_complete');
+    const events = (await eventsOf(server, ref)).length;
+
+    for (const news of [{ status: 'SUCCESS' as const }, { status: 'FAILED' as const, failureReason: 'INVALID_ACCOUNT' }]) {
+      const before = server.services.store.statements();
+      const again = await payouts.applyPayoutState(ref, news, 'simulator');
+      expect(server.services.store.statements() - before).toBe(1);
+      expect(again).toEqual(closed);
+    }
+    expect(await entriesOf(server, shop.id, 'payout_complete')).toBe(entries);
+    expect((await eventsOf(server, ref)).length).toBe(events);
+    expect((await shop.client.payoutStatus({ transactionRef: ref })).data.status).toBe('Success');
+  });
+});
+
+describe('Processing after the submission', () => {
+  const rowOf = (ref: string) => server.services.store.db.selectFrom('payouts').selectAll().where('transaction_ref', '=', ref).executeTakeFirstOrThrow();
+  const lock = (ref: string, lease: bigint) => server.services.store.db.updateTable('payouts').set({ locked_until_ms: lease }).where('transaction_ref', '=', ref).execute();
+
+  it("gives back the submitting job's lease with the transition, and never a lease another worker took over", async () => {
+    const shop = await server.createMerchant();
+    await fund(server, shop.id, 'INR', 10_000_00n);
+    const nowMs = 1_800_000_000_000;
+    // markProcessing reads only the store and the clock of its context.
+    const ctx = { db: server.services.store.db, clock: { nowMs: () => nowMs } } as unknown as PayoutContext;
+    const ours = 1_900_000_000_000n;
+    const theirs = 1_900_000_000_001n;
+    const refs: string[] = [];
+    for (const merchantRef of ['up-news-1', 'up-news-2']) refs.push((await shop.client.payoutInitiate(payoutBody('INR', 'BANK', { merchantRef }))).data.transactionRef);
+    const [mine, takenOver] = refs as [string, string];
+    await lock(mine, ours);
+    await lock(takenOver, theirs);
+
+    expect(await markProcessing(ctx, await rowOf(mine), { status: 'PROCESSING', upstreamRef: 'bank-1' }, ours)).toBe(true);
+    expect(await markProcessing(ctx, await rowOf(takenOver), { status: 'PROCESSING', upstreamRef: 'bank-2' }, ours)).toBe(true);
+
+    const a = await rowOf(mine);
+    expect({ status: a.status, upstream: a.upstream_ref, lock: a.locked_until_ms, next: a.next_action_at_ms, queries: a.query_attempts }).toEqual({
+      status: 'Processing',
+      upstream: 'bank-1',
+      lock: null,
+      next: BigInt(nowMs + pollDelayMs(0)),
+      queries: 0n,
+    });
+    const b = await rowOf(takenOver);
+    expect({ status: b.status, lock: b.locked_until_ms }).toEqual({ status: 'Processing', lock: theirs });
+    // A second transition finds the row moved on already: nothing changes.
+    expect(await markProcessing(ctx, a, { status: 'PROCESSING' }, ours)).toBe(false);
+  });
+});
+
