@@ -230,7 +230,6 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     }
   };
 
-
   const cpuWindow: { before: CpuSnapshot | null; after: CpuSnapshot | null } = { before: null, after: null };
   let countedBefore: Promise<number | null> | null = null;
   let counted: number | null = null;

@@ -62,10 +62,11 @@ describe('Processing after the submission', () => {
     const ours = 1_900_000_000_000n;
     const theirs = 1_900_000_000_001n;
     const refs: string[] = [];
-    for (const merchantRef of ['up-news-1', 'up-news-2']) refs.push((await shop.client.payoutInitiate(payoutBody('INR', 'BANK', { merchantRef }))).data.transactionRef);
-    const [mine, takenOver] = refs as [string, string];
+    for (const merchantRef of ['up-news-1', 'up-news-2', 'up-news-3']) refs.push((await shop.client.payoutInitiate(payoutBody('INR', 'BANK', { merchantRef }))).data.transactionRef);
+    const [mine, takenOver, byCallback] = refs as [string, string, string];
     await lock(mine, ours);
     await lock(takenOver, theirs);
+    await lock(byCallback, theirs);
 
     expect(await markProcessing(ctx, await rowOf(mine), { status: 'PROCESSING', upstreamRef: 'bank-1' }, ours)).toBe(true);
     expect(await markProcessing(ctx, await rowOf(takenOver), { status: 'PROCESSING', upstreamRef: 'bank-2' }, ours)).toBe(true);
@@ -80,6 +81,10 @@ describe('Processing after the submission', () => {
     });
     const b = await rowOf(takenOver);
     expect({ status: b.status, lock: b.locked_until_ms }).toEqual({ status: 'Processing', lock: theirs });
+    // A callback's news (no lease of its own) moves the row and leaves the worker's lease alone.
+    expect(await markProcessing(ctx, await rowOf(byCallback), { status: 'PROCESSING', upstreamRef: 'bank-3' })).toBe(true);
+    const c = await rowOf(byCallback);
+    expect({ status: c.status, lock: c.locked_until_ms }).toEqual({ status: 'Processing', lock: theirs });
     // A second transition finds the row moved on already: nothing changes.
     expect(await markProcessing(ctx, a, { status: 'PROCESSING' }, ours)).toBe(false);
   });

@@ -19,16 +19,12 @@ import { findPayoutByRef } from './payout-repository.js';
 import { assertTransition, upstreamStatusesBefore } from './payout-statuses.js';
 import { FINAL_PAYOUT_STATUSES, type PayoutStatus, type PayoutsTable } from './payout-rows.js';
 
-const toProcessing = new HotQuery(5, (db, upstreamRef: string | null, utr: string | null, nextActionAtMs: bigint, updatedAtMs: bigint, transactionRef: string) =>
-  db
-    .updateTable('payouts')
-    .set({ status: 'Processing', upstream_ref: upstreamRef, utr, query_attempts: 0n, next_action_at_ms: nextActionAtMs, updated_at_ms: updatedAtMs })
-    .where('transaction_ref', '=', transactionRef)
-    .where('status', 'in', upstreamStatusesBefore('Processing')),
-);
-
-/** The same transition by the job that submitted the payout: its lease given back in the same statement. */
-const toProcessingReleasing = new HotQuery(6, (db, upstreamRef: string | null, utr: string | null, nextActionAtMs: bigint, updatedAtMs: bigint, lease: bigint, transactionRef: string) =>
+/**
+ * Initiated -> Processing, with the first poll scheduled. `lease`: the submitting job's lease on the row,
+ * given back in the same statement; only that lease (one that ran out and was taken over stays the
+ * other worker's), and none when it is null (a callback's news: `locked_until_ms = NULL` is never true).
+ */
+const toProcessing = new HotQuery(6, (db, upstreamRef: string | null, utr: string | null, nextActionAtMs: bigint, updatedAtMs: bigint, lease: bigint | null, transactionRef: string) =>
   db
     .updateTable('payouts')
     .set((eb) => ({
@@ -38,7 +34,6 @@ const toProcessingReleasing = new HotQuery(6, (db, upstreamRef: string | null, u
       query_attempts: 0n,
       next_action_at_ms: nextActionAtMs,
       updated_at_ms: updatedAtMs,
-      // Only the lease this job holds: one that ran out and was taken over stays the other worker's.
       locked_until_ms: eb.case().when('locked_until_ms', '=', lease).then(sql<bigint | null>`NULL`).else(eb.ref('locked_until_ms')).end(),
     }))
     .where('transaction_ref', '=', transactionRef)
@@ -51,14 +46,9 @@ const toProcessingReleasing = new HotQuery(6, (db, upstreamRef: string | null, u
  */
 export async function markProcessing(ctx: PayoutContext, row: PayoutsTable, state: PayoutState, lease?: bigint): Promise<boolean> {
   const nowMs = ctx.clock.nowMs();
-  const upstreamRef = state.upstreamRef ?? row.upstream_ref;
-  const utr = state.utr ?? row.utr;
-  const nextActionAtMs = BigInt(nowMs + pollDelayMs(0));
   const updated = await writeGroupOf(ctx.db).run(
     (trx) =>
-      lease === undefined
-        ? toProcessing.affected(trx, upstreamRef, utr, nextActionAtMs, BigInt(nowMs), row.transaction_ref)
-        : toProcessingReleasing.affected(trx, upstreamRef, utr, nextActionAtMs, BigInt(nowMs), lease, row.transaction_ref),
+      toProcessing.affected(trx, state.upstreamRef ?? row.upstream_ref, state.utr ?? row.utr, BigInt(nowMs + pollDelayMs(0)), BigInt(nowMs), lease ?? null, row.transaction_ref),
     ONE_STATEMENT,
   );
   if (updated !== 1n) return false;
@@ -178,13 +168,11 @@ export async function applyChannelNews(ctx: PayoutContext, transactionRef: strin
     ctx.log?.warn({ transactionRef, fromChannel, upstreamRef: state.upstreamRef }, 'payout news does not match the payout; ignored');
     return row;
   }
-  // A final row is news already known: it stays as read. A row the news made final comes back from
-  // its update; anything else is read again.
-  if (FINAL_PAYOUT_STATUSES.includes(row.status)) {
-    await applyUpstreamState(ctx, row, state);
-    return row;
-  }
-  return (await applyUpstreamState(ctx, row, state)) ?? (await findPayoutByRef(ctx.db, transactionRef)) ?? null;
+  // A row the news made final comes back from its update; a row read as final stays as read (news
+  // already known writes nothing); anything else is read again.
+  const closed = await applyUpstreamState(ctx, row, state);
+  if (closed !== null) return closed;
+  return FINAL_PAYOUT_STATUSES.includes(row.status) ? row : ((await findPayoutByRef(ctx.db, transactionRef)) ?? null);
 }
 
 /**
