@@ -127,6 +127,12 @@ export interface Channel {
   submitPayout(submission: PayoutSubmission): Promise<PayoutState>;
   /** Looks a payout up by our transactionRef; status UNKNOWN when the upstream never received it. */
   queryPayout(transactionRef: string): Promise<PayoutState>;
+  /**
+   * true when the upstream notifies us of a payout's outcome (a signed callback): its Processing
+   * payouts are polled only as a backstop for a lost callback, first after 30 s instead of 2 s
+   * (payout-limits.ts). Absent or false: the outcome is learnt by polling alone.
+   */
+  readonly payoutCallbacks?: boolean;
   /** Verifies and parses a callback; throws AppError INVALID_SIGNATURE when it is not authentic. */
   parseCallback(headers: Readonly<Record<string, string | string[] | undefined>>, rawBody: Buffer): ChannelCallback;
   /** Optional: the banks payouts in `currency` can reach, as the upstream lists them. */

@@ -133,6 +133,7 @@ export class ConnectorMetrics {
     };
     const instrumented: Channel = {
       name,
+      payoutCallbacks: channel.payoutCallbacks === true,
       createCollection: (request) => observe('create_collection', request.method, () => channel.createCollection(request)),
       queryCollection: (ref, upstreamRef) => observe('query_collection', '', () => channel.queryCollection(ref, upstreamRef)),
       refund: (request) => observe('refund', '', () => channel.refund(request)),

@@ -2,7 +2,7 @@
 // PayAtFawry reference paid at an outlet, an MWALLET request-to-pay) and payouts through Paymob
 // (wallets and bank accounts), each connector pointed at its fake over real HTTP. Fawry notifies with
 // a signed V2 server notification; Paymob documents no notification, so payout states come from the
-// payout job polling Paymob's transaction inquiry (first poll pollDelayMs(0) = 2 s after Processing).
+// payout job polling Paymob's transaction inquiry (first poll pollDelayMs(0, false) = 2 s after Processing: Paymob sends no payout callbacks).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONNECTORS } from '../../src/connectors/catalog.js';
 import type { ConnectorDefinition } from '../../src/connectors/connector.js';
@@ -414,7 +414,7 @@ describe('payouts through Paymob', () => {
     paymob.completePayout(ref);
     const settledAt = Date.now();
     const done = await eventually('Success', () => payoutOf(ref), (p) => p.status === 'Success');
-    // The first poll comes pollDelayMs(0) = 2 s after Processing, the next after 4 s, 8 s... up to 5 min.
+    // The first poll comes pollDelayMs(0, false) = 2 s after Processing, the next after 4 s, 8 s... up to 5 min.
     expect(Date.now() - settledAt).toBeLessThan(5_000);
     expect((done as { upstreamRef?: string }).upstreamRef).toBe(sent.transaction_id);
     const inquiries = paymob.requestsTo('/transaction/inquire/').filter((r) => r.rawBody.includes(sent.client_reference_id!));

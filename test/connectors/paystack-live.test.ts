@@ -15,6 +15,7 @@ import { paystackSignature, SIGNATURE_HEADER } from '../../src/connectors/paysta
 import { startPaystackFake, UNRESOLVABLE_ACCOUNT, type PaystackFake, type SentEvent } from '../fakes/paystack.js';
 import { fund, initiateBody } from '../payments/api-helpers.js';
 import { payoutBody } from '../payouts/helpers.js';
+import { pollDelayMs } from '../../src/domain/payouts/payout-limits.js';
 import { connect, eventually, journalCount, operator, paymentRow, payoutRow, startLive, type LiveSetup } from './live.js';
 import { settlementBlind } from '../helpers/balance.js';
 
@@ -310,6 +311,11 @@ describe('payouts through Paystack (transfer recipient + transfer)', () => {
     const ref: string = created.data.transactionRef;
     await eventually('Processing', () => payoutOf(ref), (p) => p.status === 'Processing');
     fake.setTransferStatus(ref, 'blocked');
+    // Paystack calls back, so the poll is only a backstop for a missing event: 30 s after Processing.
+    expect(live.server.services.channels.byName('paystack').payoutCallbacks).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await payoutOf(ref)).status).toBe('Processing');
+    live.server.clock.advance(pollDelayMs(0, true));
     const failed = await eventually('Failed by the poll', () => payoutOf(ref), (p) => p.status === 'Failed', 20_000);
     expect(failed.failureReason).toBe('UPSTREAM_REJECTED');
     expect(transferRequests(fake, ref)).toBe(1);

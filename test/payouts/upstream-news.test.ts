@@ -57,8 +57,8 @@ describe('Processing after the submission', () => {
     const shop = await server.createMerchant();
     await fund(server, shop.id, 'INR', 10_000_00n);
     const nowMs = 1_800_000_000_000;
-    // markProcessing reads only the store and the clock of its context.
-    const ctx = { db: server.services.store.db, clock: { nowMs: () => nowMs } } as unknown as PayoutContext;
+    // markProcessing reads only the store, the clock and the channel (whether it calls back) of its context.
+    const ctx = { db: server.services.store.db, clock: { nowMs: () => nowMs }, channels: server.services.channels } as unknown as PayoutContext;
     const ours = 1_900_000_000_000n;
     const theirs = 1_900_000_000_001n;
     const refs: string[] = [];
@@ -76,7 +76,7 @@ describe('Processing after the submission', () => {
       status: 'Processing',
       upstream: 'bank-1',
       lock: null,
-      next: BigInt(nowMs + pollDelayMs(0)),
+      next: BigInt(nowMs + pollDelayMs(0, true)), // the simulator calls back: the poll is a backstop
       queries: 0n,
     });
     const b = await rowOf(takenOver);
@@ -90,3 +90,33 @@ describe('Processing after the submission', () => {
   });
 });
 
+
+describe('polls of a Processing payout', () => {
+  const rowOf = (ref: string) => server.services.store.db.selectFrom('payouts').selectAll().where('transaction_ref', '=', ref).executeTakeFirstOrThrow();
+
+  it('are only a backstop where the upstream calls back: none before 30 s, then the poll settles it', async () => {
+    const shop = await server.createMerchant();
+    await fund(server, shop.id, 'INR', 10_000_00n);
+    const simulator = server.services.channels.simulator.server!;
+    // The bank settles the transfer after 3 s but its callback is lost: only a poll can tell.
+    simulator.faults.dropCallbacks = true;
+    try {
+      const ref = (await shop.client.payoutInitiate(payoutBody('INR', 'BANK', { merchantRef: 'backstop-1' }))).data.transactionRef;
+      expect(await server.services.payouts.processDue()).toBe(1);
+      const processing = await rowOf(ref);
+      expect(processing.status).toBe('Processing');
+      expect(processing.next_action_at_ms! - processing.updated_at_ms).toBe(BigInt(pollDelayMs(0, true)));
+
+      // Settled at the bank; a poll 2 s after Processing (a channel without callbacks) would be due now.
+      server.clock.advance(5_000);
+      expect(await server.services.payouts.processDue()).toBe(0);
+      expect((await rowOf(ref)).status).toBe('Processing');
+
+      server.clock.advance(pollDelayMs(0, true));
+      expect(await server.services.payouts.processDue()).toBe(1);
+      expect((await shop.client.payoutStatus({ transactionRef: ref })).data.status).toBe('Success');
+    } finally {
+      simulator.resetFaults();
+    }
+  });
+});

@@ -15,8 +15,12 @@ describe('retry schedules', () => {
     expect([1, 2, 3, 4, 5, 6, 7, 50].map(submitRetryDelayMs)).toEqual([1, 2, 4, 8, 16, 32, 60, 60].map((s) => s * SECOND_MS));
   });
 
-  it('polls a Processing payout after 2 s, doubling to at most 5 minutes', () => {
-    expect([0, 1, 2, 3, 4, 5, 6, 7, 8, 80].map(pollDelayMs)).toEqual([2, 4, 8, 16, 32, 64, 128, 256, 300, 300].map((s) => s * SECOND_MS));
+  it('polls a Processing payout of an upstream without callbacks after 2 s, doubling to at most 5 minutes', () => {
+    expect([0, 1, 2, 3, 4, 5, 6, 7, 8, 80].map((queries) => pollDelayMs(queries, false))).toEqual([2, 4, 8, 16, 32, 64, 128, 256, 300, 300].map((s) => s * SECOND_MS));
+  });
+
+  it('polls a Processing payout of an upstream that calls back only as a backstop: after 30 s, doubling to at most 5 minutes', () => {
+    expect([0, 1, 2, 3, 4, 80].map((queries) => pollDelayMs(queries, true))).toEqual([30, 60, 120, 240, 300, 300].map((s) => s * SECOND_MS));
   });
 
   it('retries a collection request after 1 s, doubling to at most 60 s', () => {

@@ -68,6 +68,7 @@ const path = (value: string): string => encodeURIComponent(value);
 
 export class PaystackChannel implements Channel {
   readonly name = 'paystack';
+  readonly payoutCallbacks = true;
   private readonly http: JsonClient;
 
   constructor(private readonly options: PaystackChannelOptions) {

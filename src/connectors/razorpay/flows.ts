@@ -74,6 +74,7 @@ const seg = (value: string): string => encodeURIComponent(value);
 
 export class RazorpayChannel implements Channel {
   readonly name = 'razorpay';
+  readonly payoutCallbacks = true;
   private readonly http: JsonClient;
 
   constructor(private readonly options: RazorpayChannelOptions) {

@@ -68,6 +68,7 @@ const ref = (transactionRef: string): string => encodeURIComponent(transactionRe
 
 export class SimulatorChannel implements Channel, SandboxPayer {
   readonly name = 'simulator';
+  readonly payoutCallbacks = true;
   private readonly pool: Pool;
   private readonly timeoutMs: number;
   private readonly clock: Clock;

@@ -64,6 +64,7 @@ const MAX_STATEMENT_PAGES = 2000;
 
 export class XenditChannel implements Channel {
   readonly name = 'xendit';
+  readonly payoutCallbacks = true;
   private readonly http: JsonClient;
 
   constructor(private readonly options: XenditChannelOptions) {

@@ -41,6 +41,21 @@ const toProcessing = new HotQuery(6, (db, upstreamRef: string | null, utr: strin
 );
 
 /**
+ * How long after its `queries`-th status query a Processing payout is polled again: soon where its
+ * upstream sends no notice of the outcome, only as a backstop where it calls back (payout-limits.ts).
+ * A channel that is gone (its credentials unset) is polled as one without callbacks.
+ */
+export function nextPollDelayMs(ctx: PayoutContext, row: Pick<PayoutsTable, 'channel'>, queries: number): number {
+  let callsBack = false;
+  try {
+    callsBack = ctx.channels.byName(row.channel).payoutCallbacks === true;
+  } catch {
+    // The poll itself will meet the missing channel and retry later; schedule it as the safe default.
+  }
+  return pollDelayMs(queries, callsBack);
+}
+
+/**
  * Initiated -> Processing: the upstream took the payout. The first poll is scheduled. `lease`: the
  * submitting job's lease on the row, given back with the transition (one statement instead of two).
  */
@@ -48,7 +63,7 @@ export async function markProcessing(ctx: PayoutContext, row: PayoutsTable, stat
   const nowMs = ctx.clock.nowMs();
   const updated = await writeGroupOf(ctx.db).run(
     (trx) =>
-      toProcessing.affected(trx, state.upstreamRef ?? row.upstream_ref, state.utr ?? row.utr, BigInt(nowMs + pollDelayMs(0)), BigInt(nowMs), lease ?? null, row.transaction_ref),
+      toProcessing.affected(trx, state.upstreamRef ?? row.upstream_ref, state.utr ?? row.utr, BigInt(nowMs + nextPollDelayMs(ctx, row, 0)), BigInt(nowMs), lease ?? null, row.transaction_ref),
     ONE_STATEMENT,
   );
   if (updated !== 1n) return false;

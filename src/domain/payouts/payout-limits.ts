@@ -14,9 +14,15 @@ export const PAYOUT_LEASE_MS = 30_000;
 const SUBMIT_RETRY: Backoff = { firstDelayMs: 1_000, maxDelayMs: 60_000 };
 export const submitRetryDelayMs = (attempts: number): number => backoffDelayMs(SUBMIT_RETRY, attempts - 1);
 
-/** Polls of a Processing payout (callbacks usually arrive first): 2 s doubling to 5 min. */
+/** Polls of a Processing payout whose upstream sends no notice of its outcome (Paymob's): 2 s doubling to 5 min. */
 const POLL: Backoff = { firstDelayMs: 2_000, maxDelayMs: 5 * 60_000 };
-export const pollDelayMs = (queries: number): number => backoffDelayMs(POLL, queries);
+/**
+ * Polls of a Processing payout whose upstream calls back (Channel.payoutCallbacks): only a backstop
+ * for a lost callback, 30 s doubling to 5 min. A poll before the callback costs a request to the
+ * provider and a write, and tells nothing the callback would not (docs/payouts.md, "Polling").
+ */
+const BACKSTOP_POLL: Backoff = { firstDelayMs: 30_000, maxDelayMs: 5 * 60_000 };
+export const pollDelayMs = (queries: number, upstreamCallsBack: boolean): number => backoffDelayMs(upstreamCallsBack ? BACKSTOP_POLL : POLL, queries);
 
 /** Default threshold of the operator's "stuck in Processing" listing. */
 export const DEFAULT_STUCK_AFTER_SECONDS = 15 * 60;

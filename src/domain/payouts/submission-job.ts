@@ -4,9 +4,9 @@
 import { UpstreamRefusedError, UpstreamUnavailableError, type Channel, type PayoutState, type PayoutSubmission } from '../../connectors/channel.js';
 import type { Currency } from '../../core/money.js';
 import { DEFAULT_JOB_CONCURRENCY, PooledJob } from '../../core/pooled-job.js';
-import { applyUpstreamState, markFinal, markProcessing } from './outcomes.js';
+import { applyUpstreamState, markFinal, markProcessing, nextPollDelayMs } from './outcomes.js';
 import type { PayoutContext } from './payout-context.js';
-import { PAYOUT_JOB_MAX_IDLE_MS, PAYOUT_LEASE_MS, pollDelayMs, submitRetryDelayMs } from './payout-limits.js';
+import { PAYOUT_JOB_MAX_IDLE_MS, PAYOUT_LEASE_MS, submitRetryDelayMs } from './payout-limits.js';
 import { DEFAULT_FAILURE_REASON, failureReasonOf } from '../failure-reasons.js';
 import { claimDuePayouts, moveToNextChannel, recordSubmitAttempt, releaseLease } from './payout-repository.js';
 import { maskAccount } from './payout-request.js';
@@ -111,13 +111,13 @@ async function applyAndReschedule(ctx: PayoutContext, row: PayoutsTable, state: 
     ctx.log?.warn({ transactionRef: row.transaction_ref, status: row.status }, 'upstream does not know a payout it accepted; keeps polling');
   }
   const queries = row.query_attempts + 1n;
-  await writeGroupOf(ctx.db).run((trx) => releaseLease(trx, row.transaction_ref, lease, ctx.clock.nowMs() + pollDelayMs(Number(queries)), queries), ONE_STATEMENT);
+  await writeGroupOf(ctx.db).run((trx) => releaseLease(trx, row.transaction_ref, lease, ctx.clock.nowMs() + nextPollDelayMs(ctx, row, Number(queries)), queries), ONE_STATEMENT);
 }
 
 /** The upstream did not answer: the outcome is unknown, so the next step is a query, after a backoff. */
 async function retryLater(ctx: PayoutContext, row: PayoutsTable, lease: bigint): Promise<void> {
   const queries = row.query_attempts + 1n;
-  const delayMs = row.status === 'Processing' ? pollDelayMs(Number(queries)) : submitRetryDelayMs(Number(queries));
+  const delayMs = row.status === 'Processing' ? nextPollDelayMs(ctx, row, Number(queries)) : submitRetryDelayMs(Number(queries));
   await writeGroupOf(ctx.db).run((trx) => releaseLease(trx, row.transaction_ref, lease, ctx.clock.nowMs() + delayMs, queries), ONE_STATEMENT);
 }
 
