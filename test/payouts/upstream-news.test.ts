@@ -1,8 +1,10 @@
-// What an upstream's news costs. News about a payout that is final already (a poll found it settled,
-// then the callback says the same) is known news: it writes nothing, takes no unit of the write group,
-// and costs the one read that found the row final. The submitting job's Processing transition gives its
-// lease back in the same statement, and never a lease another worker took over. Run without the
-// background worker, so that no job's statement falls inside a count; the payout job is driven by hand.
+// What an upstream's news costs, and the job's writes around it. News about a payout that is final
+// already (a poll found it settled, then the callback says the same) is known news: it writes nothing,
+// takes no unit of the write group, and costs the one read that found the row final. The submitting
+// job's Processing transition gives its lease back in the same statement, and never a lease another
+// worker took over. The first submission is counted by the claim's own statement. A provider that calls
+// back is polled only as a backstop. Run without the background worker, so that no job's statement
+// falls inside a count; the payout job is driven by hand.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markProcessing } from '../../src/domain/payouts/outcomes.js';
 import type { PayoutContext } from '../../src/domain/payouts/payout-context.js';
@@ -118,5 +120,39 @@ describe('polls of a Processing payout', () => {
     } finally {
       simulator.resetFaults();
     }
+  });
+});
+
+describe('the first submission', () => {
+  const rowOf = (ref: string) => server.services.store.db.selectFrom('payouts').selectAll().where('transaction_ref', '=', ref).executeTakeFirstOrThrow();
+
+  it('is counted by the claim itself, committed with the lease before the request leaves', async () => {
+    const shop = await server.createMerchant();
+    await fund(server, shop.id, 'INR', 10_000_00n);
+    const simulator = server.services.channels.simulator.server!;
+    const ref = (await shop.client.payoutInitiate(payoutBody('INR', 'BANK', { merchantRef: 'first-attempt-1' }))).data.transactionRef;
+    // The bank holds the submission unanswered: the job's writes before it left can be read now.
+    simulator.faults.holdNextRequests = 1;
+    try {
+      const held = simulator.stats.heldRequests;
+      const before = server.services.store.statements();
+      const processing = server.services.payouts.processDue();
+      for (let i = 0; simulator.stats.heldRequests === held; i += 1) {
+        if (i > 600) throw new Error('the payout was never submitted');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const statements = server.services.store.statements() - before;
+      const sent = await rowOf(ref);
+      expect({ status: sent.status, submitAttempts: sent.submit_attempts, leased: sent.locked_until_ms !== null }).toEqual({ status: 'Initiated', submitAttempts: 1n, leased: true });
+      // The claim's read and its one update, with their transaction: 5 on SQLite, 4 on PostgreSQL (the
+      // old path's separate unit for the attempt made it 7 on both); a timer of the server's own may add one.
+      expect(statements).toBeLessThanOrEqual(5);
+      simulator.releaseHeld();
+      expect(await processing).toBe(1);
+    } finally {
+      simulator.resetFaults();
+      simulator.releaseHeld();
+    }
+    expect((await rowOf(ref)).status).toBe('Processing');
   });
 });

@@ -84,14 +84,36 @@ export async function deleteUncommittedPayouts(db: Executor, transactionRefs: re
 }
 
 /**
- * Claims up to `limit` payouts whose next action is due and that no live worker holds, with a lease
- * until `leaseUntilMs` (which is also the claim's token: later updates check it).
+ * A payout the submission job claimed. `firstAttemptRecorded`: it was Initiated and never sent, and
+ * the claim's own statement counted its first submission (`submit_attempts` 1, committed before the
+ * request leaves, as recordSubmitAttempt would), so the job sends it without another write.
  */
-export function claimDuePayouts(db: Db, kind: StoreKind, nowMs: number, leaseUntilMs: number, limit: number): Promise<PayoutsTable[]> {
-  return claimWithLease(db, kind, nowMs, leaseUntilMs, (query) =>
-    query.where('status', 'in', [...LIVE_PAYOUT_STATUSES]).where('next_action_at_ms', '<=', BigInt(nowMs)).orderBy('next_action_at_ms').limit(limit),
-  );
+export interface ClaimedPayout extends PayoutsTable {
+  readonly firstAttemptRecorded: boolean;
 }
+
+/**
+ * Claims up to `limit` payouts whose next action is due and that no live worker holds, with a lease
+ * until `leaseUntilMs` (which is also the claim's token: later updates check it). The job that claims
+ * a payout works on it at once, so a payout never sent has its first submission counted by the claim.
+ */
+export async function claimDuePayouts(db: Db, kind: StoreKind, nowMs: number, leaseUntilMs: number, limit: number): Promise<ClaimedPayout[]> {
+  const claimed = await claimWithLease(
+    db,
+    kind,
+    nowMs,
+    leaseUntilMs,
+    (query) => query.where('status', 'in', [...LIVE_PAYOUT_STATUSES]).where('next_action_at_ms', '<=', BigInt(nowMs)).orderBy('next_action_at_ms').limit(limit),
+    true,
+  );
+  return claimed.map((row) => {
+    const firstAttemptRecorded = neverSent(row);
+    return { ...row, submit_attempts: firstAttemptRecorded ? 1n : row.submit_attempts, firstAttemptRecorded };
+  });
+}
+
+/** An Initiated payout no submission was ever recorded for. */
+const neverSent = (row: Pick<PayoutsTable, 'status' | 'submit_attempts'>): boolean => row.status === 'Initiated' && row.submit_attempts === 0n;
 
 /** The payouts a job may claim: `select` narrows the free rows (status, due time, order, limit). */
 type PayoutQuery = SelectQueryBuilder<Database, 'payouts', PayoutsTable>;
@@ -101,9 +123,17 @@ type DueSelection = (query: PayoutQuery) => PayoutQuery;
  * The lease claim every payout job makes: the free rows `select` picks (no lease, or one in the past)
  * get `locked_until_ms = leaseUntilMs`. PostgreSQL picks rows with FOR UPDATE SKIP LOCKED so workers
  * never wait on each other; SQLite (one writer) claims each row with a conditional update that also
- * checks the status it was read in. Returns the claimed rows with their lease set.
+ * checks the status it was read in. With `countFirstAttempt`, a row never sent (neverSent) also gets
+ * `submit_attempts` 1 in the same statement. Returns the claimed rows as read, with their lease set.
  */
-export async function claimWithLease(db: Db, kind: StoreKind, nowMs: number, leaseUntilMs: number, select: DueSelection): Promise<PayoutsTable[]> {
+export async function claimWithLease(
+  db: Db,
+  kind: StoreKind,
+  nowMs: number,
+  leaseUntilMs: number,
+  select: DueSelection,
+  countFirstAttempt = false,
+): Promise<PayoutsTable[]> {
   const now = BigInt(nowMs);
   const lease = BigInt(leaseUntilMs);
   const due = (executor: Executor) =>
@@ -112,9 +142,15 @@ export async function claimWithLease(db: Db, kind: StoreKind, nowMs: number, lea
     return withTransaction(db, async (trx) => {
       const rows = await due(trx).forUpdate().skipLocked().execute();
       if (rows.length === 0) return [];
+      // The rows are locked for this transaction, so the values read are the ones the CASE sees.
       await trx
         .updateTable('payouts')
-        .set({ locked_until_ms: lease })
+        .set((eb) => ({
+          locked_until_ms: lease,
+          ...(countFirstAttempt
+            ? { submit_attempts: eb.case().when(eb.and([eb('status', '=', 'Initiated'), eb('submit_attempts', '=', 0n)])).then(1n).else(eb.ref('submit_attempts')).end() }
+            : {}),
+        }))
         .where('transaction_ref', 'in', rows.map((r) => r.transaction_ref))
         .execute();
       return rows.map((row) => ({ ...row, locked_until_ms: lease }));
@@ -126,7 +162,8 @@ export async function claimWithLease(db: Db, kind: StoreKind, nowMs: number, lea
   return db.transaction().execute(async (trx) => {
     const claimed: PayoutsTable[] = [];
     for (const row of rows) {
-      if ((await leaseRow.affected(trx, lease, row.transaction_ref, row.status, now)) === 1n) claimed.push({ ...row, locked_until_ms: lease });
+      const query = countFirstAttempt && neverSent(row) ? leaseFirstAttempt : leaseRow;
+      if ((await query.affected(trx, lease, row.transaction_ref, row.status, now)) === 1n) claimed.push({ ...row, locked_until_ms: lease });
     }
     return claimed;
   });
@@ -139,6 +176,17 @@ const leaseRow = new HotQuery(4, (db, lease: bigint, transactionRef: string, sta
     .set({ locked_until_ms: lease })
     .where('transaction_ref', '=', transactionRef)
     .where('status', '=', status)
+    .where((eb) => eb.or([eb('locked_until_ms', 'is', null), eb('locked_until_ms', '<=', now)])),
+);
+
+/** leaseRow for a row read as never sent: the lease and its first submission counted, unless it moved meanwhile. */
+const leaseFirstAttempt = new HotQuery(4, (db, lease: bigint, transactionRef: string, status: PayoutStatus, now: bigint) =>
+  db
+    .updateTable('payouts')
+    .set({ locked_until_ms: lease, submit_attempts: 1n })
+    .where('transaction_ref', '=', transactionRef)
+    .where('status', '=', status)
+    .where('submit_attempts', '=', 0n)
     .where((eb) => eb.or([eb('locked_until_ms', 'is', null), eb('locked_until_ms', '<=', now)])),
 );
 

@@ -8,7 +8,7 @@ import { applyUpstreamState, markFinal, markProcessing, nextPollDelayMs } from '
 import type { PayoutContext } from './payout-context.js';
 import { PAYOUT_JOB_MAX_IDLE_MS, PAYOUT_LEASE_MS, submitRetryDelayMs } from './payout-limits.js';
 import { DEFAULT_FAILURE_REASON, failureReasonOf } from '../failure-reasons.js';
-import { claimDuePayouts, moveToNextChannel, recordSubmitAttempt, releaseLease } from './payout-repository.js';
+import { claimDuePayouts, moveToNextChannel, recordSubmitAttempt, releaseLease, type ClaimedPayout } from './payout-repository.js';
 import { maskAccount } from './payout-request.js';
 import type { PayoutsTable } from './payout-rows.js';
 import { ONE_STATEMENT, writeGroupOf } from '../../store/write-group.js';
@@ -17,7 +17,7 @@ import { ONE_STATEMENT, writeGroupOf } from '../../store/write-group.js';
  * The payout job: claims due payouts only for free slots, so each claimed payout is with the
  * upstream at once and a slow upstream answer holds up that payout alone.
  */
-export function payoutSubmissionJob(ctx: PayoutContext): PooledJob<PayoutsTable> {
+export function payoutSubmissionJob(ctx: PayoutContext): PooledJob<ClaimedPayout> {
   const leaseMs = ctx.leaseMs ?? PAYOUT_LEASE_MS;
   return new PooledJob({
     name: 'payout-submissions',
@@ -32,12 +32,14 @@ export function payoutSubmissionJob(ctx: PayoutContext): PooledJob<PayoutsTable>
 }
 
 /** One claimed payout: first submission, recovery of an unknown outcome, or a poll. */
-async function processClaimed(ctx: PayoutContext, row: PayoutsTable): Promise<void> {
+async function processClaimed(ctx: PayoutContext, claimed: ClaimedPayout): Promise<void> {
+  const { firstAttemptRecorded, ...row } = claimed;
   const lease = row.locked_until_ms;
   if (lease === null) throw new Error(`payouts: ${row.transaction_ref} reached the job without a lease`);
   const channel = ctx.channels.byName(row.channel);
   try {
-    if (row.status === 'Initiated' && row.submit_attempts === 0n) return await submit(ctx, row, channel, lease);
+    // The claim counted its first submission, committed with the lease: it may be sent at once.
+    if (firstAttemptRecorded) return await send(ctx, row, channel, lease);
     // It may have reached the upstream (an unanswered or crashed submission): ask before sending again.
     const state = await channel.queryPayout(row.transaction_ref);
     if (row.status === 'Initiated' && state.status === 'UNKNOWN') return await submit(ctx, row, channel, lease);
@@ -66,18 +68,23 @@ export function payoutSubmission(row: PayoutsTable): PayoutSubmission {
   };
 }
 
+/** A resubmission, after the upstream said it never received the payout: the attempt is counted first. */
 async function submit(ctx: PayoutContext, row: PayoutsTable, channel: Channel, lease: bigint): Promise<void> {
   // Committed before the request leaves: from here on, the upstream may have the payout.
   if (!(await writeGroupOf(ctx.db).run((trx) => recordSubmitAttempt(trx, row, lease), ONE_STATEMENT))) return;
-  const submitted = { ...row, submit_attempts: row.submit_attempts + 1n };
+  await send(ctx, { ...row, submit_attempts: row.submit_attempts + 1n }, channel, lease);
+}
+
+/** Sends a payout whose attempt is already counted (`submitted.submit_attempts` includes it) and applies the answer. */
+async function send(ctx: PayoutContext, submitted: PayoutsTable, channel: Channel, lease: bigint): Promise<void> {
   let state: PayoutState;
   try {
-    state = await channel.submitPayout(payoutSubmission(row));
+    state = await channel.submitPayout(payoutSubmission(submitted));
   } catch (error) {
     if (error instanceof UpstreamUnavailableError) return retryLater(ctx, submitted, lease);
     // Any other answer is the upstream's refusal at submission: the payout certainly did not leave.
     // A definitive refusal moves it to the next connector of its route, if any; else Initiated -> Failed.
-    const where = { err: error, transactionRef: row.transaction_ref, account: maskAccount(row.account), channel: row.channel };
+    const where = { err: error, transactionRef: submitted.transaction_ref, account: maskAccount(submitted.account), channel: submitted.channel };
     if (error instanceof UpstreamRefusedError && (await moveToNextConnector(ctx, submitted, lease))) {
       ctx.log?.warn(where, 'upstream refused a payout at submission; it goes to the next connector of its route');
       return;
@@ -91,7 +98,7 @@ async function submit(ctx: PayoutContext, row: PayoutsTable, channel: Channel, l
   // either (e.g. its own balance was short): like a refusal, it may go to the next connector.
   if (state.status === 'FAILED' && (await moveToNextConnector(ctx, submitted, lease))) {
     ctx.log?.warn(
-      { transactionRef: row.transaction_ref, channel: row.channel, failureReason: state.failureReason },
+      { transactionRef: submitted.transaction_ref, channel: submitted.channel, failureReason: state.failureReason },
       'upstream failed a payout in its answer to the submission; it goes to the next connector of its route',
     );
     return;
