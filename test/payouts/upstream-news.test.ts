@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markProcessing } from '../../src/domain/payouts/outcomes.js';
 import type { PayoutContext } from '../../src/domain/payouts/payout-context.js';
 import { pollDelayMs } from '../../src/domain/payouts/payout-limits.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startTestServer, type TestMerchant, type TestServer } from '../helpers/server.js';
 import { entriesOf, eventsOf } from '../payments/api-helpers.js';
 import { fund, payoutBody } from './helpers.js';
 
@@ -22,10 +22,18 @@ afterAll(async () => {
   await server.close();
 });
 
+const rowOf = (ref: string) => server.services.store.db.selectFrom('payouts').selectAll().where('transaction_ref', '=', ref).executeTakeFirstOrThrow();
+
+/** A new merchant with INR 10,000 available. */
+async function fundedShop(): Promise<TestMerchant> {
+  const shop = await server.createMerchant();
+  await fund(server, shop.id, 'INR', 10_000_00n);
+  return shop;
+}
+
 describe('payout news once the payout is final', () => {
   it('is answered with the final row after one read, and writes nothing', async () => {
-    const shop = await server.createMerchant();
-    await fund(server, shop.id, 'INR', 10_000_00n);
+    const shop = await fundedShop();
     const created = await shop.client.payoutInitiate(payoutBody('INR', 'BANK'));
     expect(created.status).toBe(200);
     const ref = created.data.transactionRef;
@@ -52,12 +60,10 @@ describe('payout news once the payout is final', () => {
 });
 
 describe('Processing after the submission', () => {
-  const rowOf = (ref: string) => server.services.store.db.selectFrom('payouts').selectAll().where('transaction_ref', '=', ref).executeTakeFirstOrThrow();
   const lock = (ref: string, lease: bigint) => server.services.store.db.updateTable('payouts').set({ locked_until_ms: lease }).where('transaction_ref', '=', ref).execute();
 
   it("gives back the submitting job's lease with the transition, and never a lease another worker took over", async () => {
-    const shop = await server.createMerchant();
-    await fund(server, shop.id, 'INR', 10_000_00n);
+    const shop = await fundedShop();
     const nowMs = 1_800_000_000_000;
     // markProcessing reads only the store, the clock and the channel (whether it calls back) of its context.
     const ctx = { db: server.services.store.db, clock: { nowMs: () => nowMs }, channels: server.services.channels } as unknown as PayoutContext;
@@ -92,13 +98,10 @@ describe('Processing after the submission', () => {
   });
 });
 
-
 describe('polls of a Processing payout', () => {
-  const rowOf = (ref: string) => server.services.store.db.selectFrom('payouts').selectAll().where('transaction_ref', '=', ref).executeTakeFirstOrThrow();
 
   it('are only a backstop where the upstream calls back: none before 30 s, then the poll settles it', async () => {
-    const shop = await server.createMerchant();
-    await fund(server, shop.id, 'INR', 10_000_00n);
+    const shop = await fundedShop();
     const simulator = server.services.channels.simulator.server!;
     // The bank settles the transfer after 3 s but its callback is lost: only a poll can tell.
     simulator.faults.dropCallbacks = true;
@@ -124,11 +127,9 @@ describe('polls of a Processing payout', () => {
 });
 
 describe('the first submission', () => {
-  const rowOf = (ref: string) => server.services.store.db.selectFrom('payouts').selectAll().where('transaction_ref', '=', ref).executeTakeFirstOrThrow();
 
   it('is counted by the claim itself, committed with the lease before the request leaves', async () => {
-    const shop = await server.createMerchant();
-    await fund(server, shop.id, 'INR', 10_000_00n);
+    const shop = await fundedShop();
     const simulator = server.services.channels.simulator.server!;
     const ref = (await shop.client.payoutInitiate(payoutBody('INR', 'BANK', { merchantRef: 'first-attempt-1' }))).data.transactionRef;
     // The bank holds the submission unanswered: the job's writes before it left can be read now.
