@@ -99,7 +99,6 @@ describe('Processing after the submission', () => {
 });
 
 describe('polls of a Processing payout', () => {
-
   it('are only a backstop where the upstream calls back: none before 30 s, then the poll settles it', async () => {
     const shop = await fundedShop();
     const simulator = server.services.channels.simulator.server!;

@@ -8,7 +8,7 @@ import { LIVE_PAYOUT_STATUSES } from './payout-statuses.js';
 import type { PayoutContext } from './payout-context.js';
 import { DEFAULT_STUCK_AFTER_SECONDS, STUCK_PAGE_DEFAULT, STUCK_PAGE_MAX } from './payout-limits.js';
 import { operatorView, type OperatorPayoutView } from './payout-records.js';
-import { findPayoutByRef, stuckPayouts } from './payout-repository.js';
+import { findPayoutByRef, neverSent, stuckPayouts } from './payout-repository.js';
 
 
 /** What a forced status query found. */
@@ -49,7 +49,7 @@ export async function forcePayoutQuery(ctx: PayoutContext, transactionRef: strin
     return { payout: await view(), upstream: null, note: 'Waiting for the merchant to approve it; never sent upstream until then.' };
   }
   if (!LIVE_PAYOUT_STATUSES.includes(row.status)) return { payout: await view(), upstream: null, note: 'The payout is final.' };
-  if (row.status === 'Initiated' && row.submit_attempts === 0n) {
+  if (neverSent(row)) {
     return { payout: await view(), upstream: null, note: 'Not submitted yet; the payout job will submit it.' };
   }
   let state: PayoutState;

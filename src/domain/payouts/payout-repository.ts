@@ -112,8 +112,8 @@ export async function claimDuePayouts(db: Db, kind: StoreKind, nowMs: number, le
   });
 }
 
-/** An Initiated payout no submission was ever recorded for. */
-const neverSent = (row: Pick<PayoutsTable, 'status' | 'submit_attempts'>): boolean => row.status === 'Initiated' && row.submit_attempts === 0n;
+/** An Initiated payout no submission was ever recorded for: the upstream cannot have it. */
+export const neverSent = (row: Pick<PayoutsTable, 'status' | 'submit_attempts'>): boolean => row.status === 'Initiated' && row.submit_attempts === 0n;
 
 /** The payouts a job may claim: `select` narrows the free rows (status, due time, order, limit). */
 type PayoutQuery = SelectQueryBuilder<Database, 'payouts', PayoutsTable>;
