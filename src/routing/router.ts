@@ -176,6 +176,9 @@ export class ConnectorRouter<Bank extends InProcessBank = InProcessBank> {
     this.retiring.clear();
     await Promise.all([...this.live.values()].map((live) => live.channel.close?.()));
     this.live.clear();
+    // The simulator's connection, and the in-process bank with it: its port, its entry in the data
+    // directory (simulator.json) and its state file's lock are given back.
+    await this.registry.close();
   }
 
   private retire(channel: Channel): void {

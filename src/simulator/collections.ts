@@ -1,5 +1,6 @@
 // The simulated bank's pay-ins: collections created per method, paid or declined by the payer
-// action, expired by the clock, and refunded where the method allows it. State lives in memory.
+// action, expired by the clock, and refunded where the method allows it. State lives in memory, and
+// in the bank's state file when it has one (state-file.ts): every change is handed to `persist`.
 import type { Clock } from '../core/clock.js';
 import { isCurrency, type Currency, type Minor } from '../core/money.js';
 import { buildInstructions, COLLECTION_METHODS, payCodeOf, supportsRefund } from './instructions.js';
@@ -8,6 +9,7 @@ import { DueQueue } from './due-queue.js';
 import { BankRefusal, collectionRef, evictOldest, randomDigits, refundRef } from './refs.js';
 import type { SimulatorStats } from './faults.js';
 import type { StatementRow } from './statements.js';
+import type { StoredRecord } from './state-file.js';
 
 interface CollectionRecord {
   readonly transactionRef: string;
@@ -32,6 +34,8 @@ export interface BookOptions {
   /** How many records the bank remembers before it forgets the oldest. */
   readonly retainRecords: number;
   readonly onChange: (payload: CallbackPayload) => void;
+  /** Called with a record's new state each time it changes, to keep it across restarts. */
+  readonly persist?: (record: StoredRecord) => void;
 }
 
 const PAY_CODE_ATTEMPTS = 8;
@@ -59,10 +63,35 @@ export class CollectionBook {
     }
     const record = this.newRecord(request, currency);
     this.records.set(record.transactionRef, record);
+    this.persist(record);
     this.expiries.add(record.transactionRef, record.expiresAtMs);
     this.options.stats.collectionsCreated += 1;
     evictOldest(this.records, this.options.retainRecords, () => true, (_ref, old) => this.forget(old));
     return this.view(record);
+  }
+
+  get size(): number {
+    return this.records.size;
+  }
+
+  /** Every record as the state file keeps it, oldest first. */
+  stored(): StoredRecord[] {
+    return [...this.records.values()].map(storedCollection);
+  }
+
+  /**
+   * Takes back the records of an earlier run (the state file's), as they were: pending ones expire on
+   * time, their account numbers and codes stay taken. A record that does not read back is skipped.
+   */
+  restore(stored: readonly StoredRecord[]): void {
+    for (const item of stored) {
+      const record = restoredCollection(item);
+      if (record === null) continue;
+      this.records.set(record.transactionRef, record);
+      const code = payCodeOf(record.instructions);
+      if (code !== null) this.payCodes.add(code);
+      if (record.status === 'PENDING') this.expiries.add(record.transactionRef, record.expiresAtMs);
+    }
   }
 
   get(transactionRef: string): CollectionBody {
@@ -98,6 +127,7 @@ export class CollectionBook {
       status: 'SUCCESS',
     };
     this.options.stats.refunds += 1;
+    this.persist(record);
     return record.refund;
   }
 
@@ -192,6 +222,7 @@ export class CollectionBook {
   private transition(record: CollectionRecord, status: CollectionStatus, failureReason: string | null): void {
     record.status = status;
     record.failureReason = failureReason;
+    this.persist(record);
     this.options.onChange({
       kind: 'collection',
       transactionRef: record.transactionRef,
@@ -200,6 +231,10 @@ export class CollectionBook {
       paidAmountMinor: record.paidAmountMinor === null ? null : String(record.paidAmountMinor),
       failureReason,
     });
+  }
+
+  private persist(record: CollectionRecord): void {
+    this.options.persist?.(storedCollection(record));
   }
 
   private forget(record: CollectionRecord): void {
@@ -221,4 +256,37 @@ export class CollectionBook {
       refundRef: record.refund?.refundRef ?? null,
     };
   }
+}
+
+function storedCollection(record: CollectionRecord): StoredRecord {
+  return {
+    ...record,
+    amountMinor: String(record.amountMinor),
+    paidAmountMinor: record.paidAmountMinor === null ? null : String(record.paidAmountMinor),
+  };
+}
+
+const COLLECTION_STATUSES: ReadonlySet<string> = new Set<CollectionStatus>(['PENDING', 'PAID', 'FAILED', 'EXPIRED']);
+
+function restoredCollection(item: StoredRecord): CollectionRecord | null {
+  const { upstreamRef, currency, method, amountMinor, expiresAtMs, instructions, createdAtMs, status, paidAmountMinor, failureReason, refund, refundedAtMs } = item;
+  if (typeof upstreamRef !== 'string' || typeof currency !== 'string' || !isCurrency(currency) || typeof method !== 'string') return null;
+  if (typeof amountMinor !== 'string' || !/^\d+$/.test(amountMinor) || typeof expiresAtMs !== 'number' || typeof createdAtMs !== 'number') return null;
+  if (typeof status !== 'string' || !COLLECTION_STATUSES.has(status) || typeof instructions !== 'object' || instructions === null) return null;
+  if (paidAmountMinor !== null && (typeof paidAmountMinor !== 'string' || !/^\d+$/.test(paidAmountMinor))) return null;
+  return {
+    transactionRef: item.transactionRef,
+    upstreamRef,
+    currency,
+    method,
+    amountMinor: BigInt(amountMinor),
+    expiresAtMs,
+    instructions: instructions as InstructionsBody,
+    createdAtMs,
+    status: status as CollectionStatus,
+    paidAmountMinor: paidAmountMinor === null ? null : BigInt(paidAmountMinor),
+    failureReason: typeof failureReason === 'string' ? failureReason : null,
+    refund: typeof refund === 'object' && refund !== null ? (refund as RefundResultBody) : null,
+    refundedAtMs: typeof refundedAtMs === 'number' ? refundedAtMs : null,
+  };
 }

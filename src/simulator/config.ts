@@ -11,6 +11,8 @@ export interface StandaloneSimulatorConfig {
   readonly callbackSecret: string;
   readonly payoutDelayMs: number;
   readonly timeoutHoldMs: number;
+  /** SIM_STATE_FILE: where the books are kept across restarts; undefined keeps them in memory only. */
+  readonly stateFile: string | undefined;
 }
 
 export interface InProcessSimulatorConfig {
@@ -23,7 +25,7 @@ export function inProcessConfigFromEnv(env: Env): InProcessSimulatorConfig {
   return { payoutDelayMs: int(env, 'SIMULATOR_PAYOUT_DELAY_MS', DEFAULT_PAYOUT_DELAY_MS, 0, 3_600_000) };
 }
 
-/** SIM_HOST, SIM_PORT, SIM_KEY, SIM_CALLBACK_URL, SIM_CALLBACK_SECRET, SIM_PAYOUT_DELAY_MS, SIM_TIMEOUT_HOLD_MS. */
+/** SIM_HOST, SIM_PORT, SIM_KEY, SIM_CALLBACK_URL, SIM_CALLBACK_SECRET, SIM_PAYOUT_DELAY_MS, SIM_TIMEOUT_HOLD_MS, SIM_STATE_FILE. */
 export function standaloneConfigFromEnv(env: Env): StandaloneSimulatorConfig {
   const why = 'to run the simulator on its own';
   return {
@@ -34,5 +36,6 @@ export function standaloneConfigFromEnv(env: Env): StandaloneSimulatorConfig {
     callbackSecret: required(env, 'SIM_CALLBACK_SECRET', why),
     payoutDelayMs: int(env, 'SIM_PAYOUT_DELAY_MS', DEFAULT_PAYOUT_DELAY_MS, 0, 3_600_000),
     timeoutHoldMs: int(env, 'SIM_TIMEOUT_HOLD_MS', DEFAULT_TIMEOUT_HOLD_MS, 0, 600_000),
+    stateFile: env.SIM_STATE_FILE || undefined,
   };
 }

@@ -8,6 +8,7 @@ import { DueQueue } from './due-queue.js';
 import { BankRefusal, evictOldest, transferRef } from './refs.js';
 import type { BookOptions } from './collections.js';
 import type { StatementRow } from './statements.js';
+import type { StoredRecord } from './state-file.js';
 
 /** How long an account ending 0002 stays PROCESSING. */
 export const SLOW_PAYOUT_MS = 2 * 60 * 1000;
@@ -46,6 +47,29 @@ export class PayoutBook {
   private readonly settlements = new DueQueue();
 
   constructor(private readonly options: PayoutBookOptions) {}
+
+  get size(): number {
+    return this.records.size;
+  }
+
+  /** Every record as the state file keeps it, oldest first. */
+  stored(): StoredRecord[] {
+    return [...this.records.values()].map(storedPayout);
+  }
+
+  /**
+   * Takes back the transfers of an earlier run (the state file's): one still processing settles at its
+   * time, or at the next sweep if that has passed, and is reported then. A record that does not read
+   * back is skipped.
+   */
+  restore(stored: readonly StoredRecord[]): void {
+    for (const item of stored) {
+      const record = restoredPayout(item);
+      if (record === null) continue;
+      this.records.set(record.transactionRef, record);
+      if (record.status === 'PROCESSING') this.settlements.add(record.transactionRef, record.settleAtMs);
+    }
+  }
 
   /** A repeated submission of a transactionRef answers the existing transfer and executes nothing. */
   submit(request: SubmitPayoutBody): SubmitResult {
@@ -113,6 +137,7 @@ export class PayoutBook {
       failureReason: null,
     };
     this.records.set(record.transactionRef, record);
+    this.options.persist?.(storedPayout(record));
     this.options.stats.recordTransfer(record.transactionRef);
     evictOldest(this.records, this.options.retainRecords, (old) => old.status !== 'PROCESSING', (ref) => this.options.stats.forget(ref));
     if (tail === '0001') {
@@ -151,6 +176,7 @@ export class PayoutBook {
     record.status = status;
     record.upstreamRef = upstreamRef;
     record.failureReason = failureReason;
+    this.options.persist?.(storedPayout(record));
     this.options.onChange({ kind: 'payout', transactionRef: record.transactionRef, status, upstreamRef, failureReason });
   }
 
@@ -162,4 +188,27 @@ export class PayoutBook {
       failureReason: record.failureReason,
     };
   }
+}
+
+const storedPayout = (record: PayoutRecord): StoredRecord => ({ ...record, amountMinor: String(record.amountMinor) });
+
+const PAYOUT_STATUSES: ReadonlySet<string> = new Set<PayoutRecord['status']>(['PROCESSING', 'SUCCESS', 'FAILED']);
+
+function restoredPayout(item: StoredRecord): PayoutRecord | null {
+  const { currency, method, amountMinor, account, settleAtMs, createdAtMs, status, upstreamRef, failureReason } = item;
+  if (typeof currency !== 'string' || !isCurrency(currency) || typeof method !== 'string' || typeof account !== 'string') return null;
+  if (typeof amountMinor !== 'string' || !/^\d+$/.test(amountMinor) || typeof settleAtMs !== 'number' || typeof createdAtMs !== 'number') return null;
+  if (typeof status !== 'string' || !PAYOUT_STATUSES.has(status)) return null;
+  return {
+    transactionRef: item.transactionRef,
+    currency,
+    method,
+    amountMinor: BigInt(amountMinor),
+    account,
+    settleAtMs,
+    createdAtMs,
+    status: status as PayoutRecord['status'],
+    upstreamRef: typeof upstreamRef === 'string' ? upstreamRef : null,
+    failureReason: typeof failureReason === 'string' ? failureReason : null,
+  };
 }

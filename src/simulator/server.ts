@@ -13,6 +13,7 @@ import { API_KEY_HEADER, type CompleteCollectionBody, type CreateCollectionBody,
 import { BankRefusal } from './refs.js';
 import { routeSchemas } from './schemas.js';
 import { statementCsv } from './statements.js';
+import { BankStateFile, type BookName, type StateLine, type StoredRecord } from './state-file.js';
 import { DAY_MS, dayStartOf } from '../core/days.js';
 
 export interface SimulatorOptions {
@@ -34,6 +35,11 @@ export interface SimulatorOptions {
   readonly callbackRetryDelaysMs?: readonly number[];
   /** Records kept per book before the oldest are forgotten (default 20000). */
   readonly retainRecords?: number;
+  /**
+   * Where the bank keeps its books across restarts (state-file.ts); read at start, written on every
+   * change. Omitted: the books live in memory only, and a restarted bank has forgotten everything.
+   */
+  readonly stateFile?: string;
   /** Log requests (the standalone simulator does; in-process it stays quiet). */
   readonly logger?: boolean;
   /**
@@ -99,9 +105,25 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     retryDelaysMs: options.callbackRetryDelaysMs ?? DEFAULT_CALLBACK_RETRY_DELAYS_MS,
     logError: (error, message) => app.log.error({ err: error }, message),
   });
-  const book = { clock, stats, retainRecords: options.retainRecords ?? DEFAULT_RETAIN_RECORDS, onChange: callbacks.send.bind(callbacks) };
-  const collections = new CollectionBook(book);
-  const payouts = new PayoutBook({ ...book, payoutDelayMs: options.payoutDelayMs ?? DEFAULT_PAYOUT_DELAY_MS });
+  const retainRecords = options.retainRecords ?? DEFAULT_RETAIN_RECORDS;
+  const book = { clock, stats, retainRecords, onChange: callbacks.send.bind(callbacks) };
+  const state = options.stateFile === undefined ? null : BankStateFile.claim(options.stateFile);
+  const snapshot = (): StateLine[] => [
+    ...collections.stored().map((record) => ({ book: 'collection' as const, record })),
+    ...payouts.stored().map((record) => ({ book: 'payout' as const, record })),
+  ];
+  const persistTo = (name: BookName) =>
+    state === null ? undefined : (record: StoredRecord) => state.write(name, record, collections.size + payouts.size, snapshot);
+  const collections = new CollectionBook({ ...book, persist: persistTo('collection') });
+  const payouts = new PayoutBook({ ...book, payoutDelayMs: options.payoutDelayMs ?? DEFAULT_PAYOUT_DELAY_MS, persist: persistTo('payout') });
+  if (state !== null) {
+    // The newest records of each book, as many as it remembers; the file then holds just those.
+    const restored = state.takeRestored();
+    const restoredOf = (name: BookName): StoredRecord[] => restored.filter((line) => line.book === name).map((line) => line.record).slice(-retainRecords);
+    collections.restore(restoredOf('collection'));
+    payouts.restore(restoredOf('payout'));
+    state.rewrite(snapshot());
+  }
   const timeoutHoldMs = options.timeoutHoldMs ?? DEFAULT_TIMEOUT_HOLD_MS;
   const pause = (ms: number): Promise<void> => sleep(ms, undefined, { signal: held.signal }).catch(() => undefined);
 
@@ -218,6 +240,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       releaseHeld();
       await callbacks.close();
       await app.close();
+      state?.close();
     },
   };
 }

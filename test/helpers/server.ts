@@ -72,13 +72,22 @@ export interface TestServerOptions {
   readonly connectors?: readonly ConnectorDefinition[];
   /** Where to listen (default 127.0.0.1); `::1` serves over IPv6, baseUrl then uses [::1]. */
   readonly host?: string;
+  /**
+   * An earlier server's database and data directory, to start the service again on them (a restart);
+   * the caller drops it. Default: a fresh one, dropped by close().
+   */
+  readonly database?: TestDatabase;
 }
 
 export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
-  const database = allocateTestDatabase();
+  const ownDatabase = options.database === undefined;
+  const database = options.database ?? allocateTestDatabase();
+  const dropOwn = async (): Promise<void> => {
+    if (ownDatabase) await database.drop();
+  };
   const clock = new OffsetClock();
   const runtime = await buildRuntime(testConfig(database, env), clock, 'start', { connectors: options.connectors }).catch(async (error: unknown) => {
-    await database.drop();
+    await dropOwn();
     throw error;
   });
   const { services } = runtime;
@@ -132,7 +141,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
       await handle.close();
       await worker.stop();
       await runtime.close();
-      await database.drop();
+      await dropOwn();
     },
   };
 }
