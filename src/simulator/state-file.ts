@@ -70,12 +70,19 @@ export class BankStateFile {
     for (let attempt = 0; attempt < 2; attempt += 1) {
       try {
         fs.writeFileSync(lock, String(process.pid), { flag: 'wx', mode: 0o600 });
-        claimedHere.add(resolved);
-        return BankStateFile.open(resolved);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
         if (holderAlive(lock)) return null;
         fs.rmSync(lock, { force: true });
+        continue;
+      }
+      try {
+        const state = BankStateFile.open(resolved);
+        claimedHere.add(resolved);
+        return state;
+      } catch (error) {
+        fs.rmSync(lock, { force: true });
+        throw error;
       }
     }
     return null;
@@ -134,7 +141,10 @@ export class BankStateFile {
 /** State files a bank of this process holds (a lock naming this pid but not listed here is stale: a container restarted as the same pid). */
 const claimedHere = new Set<string>();
 
-/** Is the process named in a lock file still running? An unreadable lock counts as held. */
+/**
+ * Is the process named in a lock file still running? A lock gone meanwhile is not held; one that does
+ * not name a pid counts as held (another program's, perhaps).
+ */
 function holderAlive(lock: string): boolean {
   let pid: number;
   try {
