@@ -9,7 +9,7 @@ import { DueQueue } from './due-queue.js';
 import { BankRefusal, collectionRef, evictOldest, randomDigits, refundRef } from './refs.js';
 import type { SimulatorStats } from './faults.js';
 import type { StatementRow } from './statements.js';
-import type { StoredRecord } from './state-file.js';
+import { storedMinor, type StoredRecord } from './state-file.js';
 
 interface CollectionRecord {
   readonly transactionRef: string;
@@ -270,21 +270,23 @@ const COLLECTION_STATUSES: ReadonlySet<string> = new Set<CollectionStatus>(['PEN
 
 function restoredCollection(item: StoredRecord): CollectionRecord | null {
   const { upstreamRef, currency, method, amountMinor, expiresAtMs, instructions, createdAtMs, status, paidAmountMinor, failureReason, refund, refundedAtMs } = item;
+  const amount = storedMinor(amountMinor);
+  const paid = paidAmountMinor === null ? null : storedMinor(paidAmountMinor);
   if (typeof upstreamRef !== 'string' || typeof currency !== 'string' || !isCurrency(currency) || typeof method !== 'string') return null;
-  if (typeof amountMinor !== 'string' || !/^\d+$/.test(amountMinor) || typeof expiresAtMs !== 'number' || typeof createdAtMs !== 'number') return null;
+  if (amount === null || typeof expiresAtMs !== 'number' || typeof createdAtMs !== 'number') return null;
   if (typeof status !== 'string' || !COLLECTION_STATUSES.has(status) || typeof instructions !== 'object' || instructions === null) return null;
-  if (paidAmountMinor !== null && (typeof paidAmountMinor !== 'string' || !/^\d+$/.test(paidAmountMinor))) return null;
+  if (paidAmountMinor !== null && paid === null) return null;
   return {
     transactionRef: item.transactionRef,
     upstreamRef,
     currency,
     method,
-    amountMinor: BigInt(amountMinor),
+    amountMinor: amount,
     expiresAtMs,
     instructions: instructions as InstructionsBody,
     createdAtMs,
     status: status as CollectionStatus,
-    paidAmountMinor: paidAmountMinor === null ? null : BigInt(paidAmountMinor),
+    paidAmountMinor: paid,
     failureReason: typeof failureReason === 'string' ? failureReason : null,
     refund: typeof refund === 'object' && refund !== null ? (refund as RefundResultBody) : null,
     refundedAtMs: typeof refundedAtMs === 'number' ? refundedAtMs : null,

@@ -8,7 +8,7 @@ import { DueQueue } from './due-queue.js';
 import { BankRefusal, evictOldest, transferRef } from './refs.js';
 import type { BookOptions } from './collections.js';
 import type { StatementRow } from './statements.js';
-import type { StoredRecord } from './state-file.js';
+import { storedMinor, type StoredRecord } from './state-file.js';
 
 /** How long an account ending 0002 stays PROCESSING. */
 export const SLOW_PAYOUT_MS = 2 * 60 * 1000;
@@ -196,14 +196,15 @@ const PAYOUT_STATUSES: ReadonlySet<string> = new Set<PayoutRecord['status']>(['P
 
 function restoredPayout(item: StoredRecord): PayoutRecord | null {
   const { currency, method, amountMinor, account, settleAtMs, createdAtMs, status, upstreamRef, failureReason } = item;
+  const amount = storedMinor(amountMinor);
   if (typeof currency !== 'string' || !isCurrency(currency) || typeof method !== 'string' || typeof account !== 'string') return null;
-  if (typeof amountMinor !== 'string' || !/^\d+$/.test(amountMinor) || typeof settleAtMs !== 'number' || typeof createdAtMs !== 'number') return null;
+  if (amount === null || typeof settleAtMs !== 'number' || typeof createdAtMs !== 'number') return null;
   if (typeof status !== 'string' || !PAYOUT_STATUSES.has(status)) return null;
   return {
     transactionRef: item.transactionRef,
     currency,
     method,
-    amountMinor: BigInt(amountMinor),
+    amountMinor: amount,
     account,
     settleAtMs,
     createdAtMs,

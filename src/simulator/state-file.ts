@@ -17,6 +17,11 @@ export interface StoredRecord {
   readonly [field: string]: unknown;
 }
 
+/** An amount the file keeps as a string of digits, read back; null when it is not one. */
+export function storedMinor(value: unknown): bigint | null {
+  return typeof value === 'string' && /^\d+$/.test(value) ? BigInt(value) : null;
+}
+
 export interface StateLine {
   readonly book: BookName;
   readonly record: StoredRecord;
