@@ -275,6 +275,29 @@ const payoutHot: BenchCase = {
   },
 };
 
+/**
+ * The hot merchant's payouts sent to the bare payout of bench/payout-floor.ts instead of the service:
+ * the least contract sections 5, 6, 9 and 12 let any server do for a payout, intake, submission and
+ * the bank's callback, on the same parts and a bank simulator of its own. SQLite only. Its rate and its
+ * all-in cost say what the hot merchant's line can reach on this machine (docs/benchmarks.md).
+ */
+const payoutFloorHot: BenchCase = {
+  name: 'payout floor, hot merchant (bare)',
+  allIn: true,
+  description:
+    'The hot-merchant payouts, all from one RSA merchant, sent to a bare server that only verifies, records the signature, reserves with a balanced ' +
+    'journal and writes the payout in one group commit, submits to its own bank simulator and settles from its signed callback.',
+  target: { ratio: 0.1, p99Ms: 50 },
+  server: 'floor',
+  stores: ['sqlite'],
+  diagnostic: true,
+  expectedRatio: 0.1,
+  async prepare(ctx) {
+    const merchant = ctx.merchants.find((m) => m.keyType === 'RSA-SHA512') ?? ctx.merchants[0]!;
+    return (i) => ({ merchant, path: 'payout/initiate', body: payoutBody(`fh-${i}`, i) });
+  },
+};
+
 // ---------------------------------------------------------------------------------------------------
 
 /**
@@ -494,6 +517,6 @@ const webhookDispatch: BenchCase = {
   },
 };
 
-export const MONEY_CASES: readonly BenchCase[] = [paymentInitiate, paymentStatus, payoutSpread, payoutHot, ledgerHot, webhookDispatch];
+export const MONEY_CASES: readonly BenchCase[] = [paymentInitiate, paymentStatus, payoutSpread, payoutFloorHot, payoutHot, ledgerHot, webhookDispatch];
 
 export type { RequestTemplate };

@@ -28,7 +28,7 @@ export interface BenchCase {
   /**
    * Which server the load goes to. `noop` requests are sent unsigned and may repeat; `service` requests
    * are signed by the harness, each one once; `floor` requests too, to bench/floor-server.ts (the bare
-   * signed read the service's reads are measured against).
+   * signed read and, on SQLite, the bare payout the service's are measured against).
    */
   readonly server: 'service' | 'noop' | 'floor';
   /**
@@ -63,6 +63,8 @@ export interface BenchCase {
    * the bench waits for that work to finish and notes the CPU per request including it ("all-in").
    */
   readonly allIn?: boolean;
+  /** Only on these stores (the bare payout has a SQLite form only); every store when absent. */
+  readonly stores?: readonly ('sqlite' | 'postgres')[];
   /**
    * Load it with this many connections instead of the run's (50): a light-load case that shows a call's
    * own latency, which at 50 closed-loop connections is only 50 / throughput (Little's law).

@@ -12,30 +12,19 @@
 //
 // Run as its own process by bench/run.ts. Environment: PORT; FLOOR_KEYS (a JSON file of the merchants'
 // ids and keys, written by the bench); FLOOR_SQLITE (a database file) or FLOOR_PG_URL with FLOOR_PG_SCHEMA.
-import crypto, { type KeyObject } from 'node:crypto';
+// On SQLite, FLOOR_SIM_URL, FLOOR_SIM_KEY and FLOOR_SIM_SECRET (a bank simulator of its own, calling back
+// here) add the bare payout of bench/payout-floor.ts.
 import fs from 'node:fs';
 import Fastify from 'fastify';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { verifyHmacSha256, verifyRsaSha512, type MerchantKey } from '../sdk/src/signing.js';
+import type { MerchantKey } from '../sdk/src/signing.js';
 import { GroupBatch } from '../src/core/group-batch.js';
 import { CURRENCIES } from '../src/core/money.js';
+import { signedBy, verifierOf } from './floor-auth.js';
 
-const WINDOW_SECONDS = 300;
-const TTL_MS = 600_000;
 /** As the service's ReplayGuard: one group's claims, one statement and one commit. */
 const MAX_CLAIMS_PER_GROUP = 512;
-
-type Verifier = (body: string, timestamp: string, signature: string) => boolean;
-
-function verifierOf(key: MerchantKey): Verifier {
-  if (key.type === 'RSA-SHA512') {
-    const publicKey: KeyObject = crypto.createPublicKey(key.privateKeyPem);
-    return (body, timestamp, signature) => verifyRsaSha512(publicKey, body, timestamp, signature);
-  }
-  const secret = crypto.createSecretKey(Buffer.from(key.secret, 'utf8'));
-  return (body, timestamp, signature) => verifyHmacSha256(secret, body, timestamp, signature);
-}
 
 interface Claim {
   readonly hash: string;
@@ -126,25 +115,24 @@ app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, b
 const refuse = (message: string) => ({ code: '401', message, data: null });
 
 app.post(PATH, async (request, reply) => {
-  const merchantId = request.headers.merchantid;
-  const timestamp = request.headers.timestamp;
-  const signature = request.headers.signature;
   const { raw, json } = request.body as { raw: string; json: { currency?: unknown } };
-  const verify = typeof merchantId === 'string' ? verifiers.get(merchantId) : undefined;
-  const seconds = Number(timestamp);
-  if (verify === undefined || typeof timestamp !== 'string' || typeof signature !== 'string' || !Number.isInteger(seconds)) {
-    return reply.code(401).send(refuse('UNAUTHORIZED'));
-  }
-  const nowMs = Date.now();
-  if (Math.abs(nowMs / 1000 - seconds) > WINDOW_SECONDS || !verify(raw, timestamp, signature)) return reply.code(401).send(refuse('UNAUTHORIZED'));
-  const hash = crypto.createHash('sha256').update(signature).digest('hex');
-  if (!(await claims.add({ hash, merchantId: merchantId as string, expiresAtMs: Math.max(nowMs + TTL_MS, (seconds + WINDOW_SECONDS + 1) * 1000) }))) {
+  const signer = signedBy(request.headers, raw, verifiers);
+  if (signer === null) return reply.code(401).send(refuse('UNAUTHORIZED'));
+  if (!(await claims.add({ hash: signer.hash, merchantId: signer.merchantId, expiresAtMs: signer.expiresAtMs }))) {
     return reply.code(401).send(refuse('SIGNATURE_REUSED'));
   }
-  const balance = balances.get(`${merchantId as string}/${String(json.currency)}`);
+  const balance = balances.get(`${signer.merchantId}/${String(json.currency)}`);
   return balance ? { code: '200', message: 'SUCCESS', data: balance } : reply.code(400).send({ code: '400', message: 'VALIDATION_ERROR', data: null });
 });
 app.get('/healthz', async () => ({ status: 'ok' }));
+if (process.env.FLOOR_SIM_URL && process.env.FLOOR_SQLITE) {
+  const { payoutFloor } = await import('./payout-floor.js');
+  payoutFloor(app, {
+    file: process.env.FLOOR_SQLITE,
+    verifiers,
+    simulator: { url: process.env.FLOOR_SIM_URL, key: process.env.FLOOR_SIM_KEY!, callbackSecret: process.env.FLOOR_SIM_SECRET! },
+  });
+}
 
 await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT || 0) });
 

@@ -143,14 +143,25 @@ async function settle(servers: Servers, caseName: string, pgSchemas: readonly (s
   }
 }
 
-/** Waits until the service, the simulator and PostgreSQL use under SETTLE.quietShare of a sample (at most SETTLE.maxMs). */
+/** The processes whose CPU each window reports by name (the rest counts as other processes). */
+function watchedPids(servers: Servers): Record<string, number> {
+  return {
+    service: servers.service.pid,
+    noop: servers.noop.pid,
+    simulator: servers.simulator.pid,
+    ...(servers.floor ? { floor: servers.floor.pid } : {}),
+    ...(servers.floorSimulator ? { 'floor simulator': servers.floorSimulator.pid } : {}),
+  };
+}
+
+/** Waits until the service, the simulator, the floor and its bank, and PostgreSQL use under SETTLE.quietShare of a sample (at most SETTLE.maxMs). */
 async function untilQuiet(servers: Servers, started: number): Promise<{ quiet: boolean; waitedMs: number; lastBusyMs: number }> {
-  const pids = { service: servers.service.pid, simulator: servers.simulator.pid };
+  const { noop: _noop, ...pids } = watchedPids(servers);
   for (;;) {
     const before = snapshot(pids);
     await new Promise((resolve) => setTimeout(resolve, SETTLE.sampleMs));
     const used = usageBetween(before, snapshot(pids)).processMs;
-    const busyMs = (used.service ?? 0) + (used.simulator ?? 0) + (used.postgres ?? 0);
+    const busyMs = Object.values(used).reduce((sum, ms) => sum + (ms ?? 0), 0);
     const waitedMs = performance.now() - started;
     if (busyMs < SETTLE.quietShare * SETTLE.sampleMs) return { quiet: true, waitedMs, lastBusyMs: busyMs };
     if (waitedMs > SETTLE.maxMs) return { quiet: false, waitedMs, lastBusyMs: busyMs };
@@ -164,17 +175,17 @@ async function untilQuiet(servers: Servers, started: number): Promise<{ quiet: b
  * work that happened to run inside it, so a build that put work off past the window would look cheaper
  * there and not here.
  */
-async function allInNote(servers: Servers, load: LoadResult, store: StoreKind): Promise<string | null> {
+async function allInNote(servers: Servers, load: LoadResult, store: StoreKind, server: BenchCase['server']): Promise<string | null> {
   if (!load.fromStart || load.fromStart.answered200 === 0) return null;
   const started = performance.now();
   const quiet = await untilQuiet(servers, started);
-  const pids = { service: servers.service.pid, simulator: servers.simulator.pid };
-  const used = usageBetween(load.fromStart.before, snapshot(pids)).processMs;
+  const floor = server === 'floor';
+  const used = usageBetween(load.fromStart.before, snapshot(watchedPids(servers))).processMs;
   const per = (ms: number | undefined): string => (((ms ?? 0) * 1000) / load.fromStart!.answered200).toFixed(0);
   return (
-    `all-in: ${per(used.service)} µs of the service's CPU per request` +
+    `all-in: ${per(floor ? used.floor : used.service)} µs of the ${floor ? 'floor server' : 'service'}'s CPU per request` +
     (store === 'postgres' ? ` + PostgreSQL ${per(used.postgres)} µs` : '') +
-    `, simulator ${per(used.simulator)} µs, over the ${load.fromStart.answered200.toLocaleString('en-US')} answered in warm-up and window, ` +
+    `, simulator ${per(floor ? used['floor simulator'] : used.simulator)} µs, over the ${load.fromStart.answered200.toLocaleString('en-US')} answered in warm-up and window, ` +
     `counted until the background work ${quiet.quiet ? `went quiet ${(quiet.waitedMs / 1000).toFixed(1)} s after the load` : `still ran ${(quiet.waitedMs / 1000).toFixed(0)} s after the load`}`
   );
 }
@@ -209,6 +220,8 @@ interface Servers {
   readonly floor?: RunningProcess;
   /** The bank simulator's own process: watched so its CPU is neither the service's nor "other processes". */
   readonly simulator: RunningProcess;
+  /** The floor's own bank simulator (SQLite runs), which the bare payout submits to. */
+  readonly floorSimulator?: RunningProcess;
 }
 
 /** One scrape of the service's /metrics: an unlabelled metric's value by name, NaN when it is absent. */
@@ -331,7 +344,8 @@ function describe(
   const perRequest = (ms: number | undefined): number | null => (ms !== undefined && load.requests > 0 ? (ms * 1000) / load.requests : null);
   const serverCpuUsPerRequest = perRequest(load.cpu?.processMs[benchCase.server]);
   const databaseCpuUsPerRequest = store === 'postgres' && benchCase.server !== 'noop' ? perRequest(load.cpu?.processMs.postgres) : null;
-  const simulatorCpuUsPerRequest = benchCase.server === 'service' ? perRequest(load.cpu?.processMs.simulator) : null;
+  const simulatorCpuUsPerRequest =
+    benchCase.server === 'service' ? perRequest(load.cpu?.processMs.simulator) : benchCase.server === 'floor' ? perRequest(load.cpu?.processMs['floor simulator']) : null;
   const statementsPerRequest = load.counted !== null && load.requests > 0 ? load.counted / load.requests : null;
   if (load.cpu && load.cpu.foreignShare > FOREIGN_CPU_WARNING) {
     notes.push(
@@ -472,7 +486,7 @@ async function measureWindow(
   const measure = async (requests: PreparedRequest[]): Promise<LoadResult> => {
     const result = await runLoad({
       origin: serverOf(servers, benchCase).baseUrl,
-      watch: { service: servers.service.pid, noop: servers.noop.pid, simulator: servers.simulator.pid, ...(servers.floor ? { floor: servers.floor.pid } : {}) },
+      watch: watchedPids(servers),
       requests,
       connections: benchCase.connections ?? settings.connections,
       warmupMs: settings.warmupSeconds * 1000,
@@ -536,7 +550,7 @@ async function runCase(
     const prepared: Prepared = { requestAt: await benchCase.prepare(target.ctx), nextIndex: 0 };
     const { load, signSeconds } = await measureWindow(benchCase, prepared, target, settings, signer, expectedRps);
     const problems = benchCase.verify ? await benchCase.verify(target.ctx) : [];
-    const allIn = benchCase.allIn ? await allInNote(target.servers, load, target.ctx.store) : null;
+    const allIn = benchCase.allIn ? await allInNote(target.servers, load, target.ctx.store, benchCase.server) : null;
     await finish(benchCase, target.ctx);
     const result = describe(benchCase, target.ctx.store, load, signSeconds, noop, problems, benchCase.connections ?? settings.connections);
     if (allIn !== null) result.notes.push(allIn);
@@ -647,7 +661,7 @@ async function runStore(store: StoreKind, settings: Settings, signer: RequestSig
   const profiler = settings.profile ? await InspectorProfiler.connect(inspectPort) : null;
   let twins: { small: Twin; big: Twin } | null = null;
   const twinPeaks: ({ rssMiB: number; peakMiB: number } | null)[] = [];
-  let floor: BenchServer | null = null;
+  let floor: Awaited<ReturnType<typeof startFloorServer>> | null = null;
   let floorProfiler: InspectorProfiler | null = null;
   try {
     const ctx = createContext({
@@ -664,13 +678,15 @@ async function runStore(store: StoreKind, settings: Settings, signer: RequestSig
     log(`  service pid ${service.pid} at ${service.baseUrl}; ${ctx.merchants.length} merchants (${Object.entries(keyTypes).map(([t, n]) => `${n} ${t}`).join(', ')})`);
 
     const previous = previousRates(store);
-    const selected = (settings.million ? ALL_CASES : CASES).filter((c) => settings.caseFilters.length === 0 || settings.caseFilters.some((f) => c.name.toLowerCase().includes(f)));
+    const selected = (settings.million ? ALL_CASES : CASES).filter(
+      (c) => (c.stores === undefined || c.stores.includes(store)) && (settings.caseFilters.length === 0 || settings.caseFilters.some((f) => c.name.toLowerCase().includes(f))),
+    );
     if (selected.some((c) => c.server === 'floor')) {
       const floorInspectPort = settings.profile ? await freePort() : 0;
       floor = await startFloorServer(store, ctx.merchants, settings.profile ? [`--inspect=127.0.0.1:${floorInspectPort}`] : []);
       floorProfiler = settings.profile ? await InspectorProfiler.connect(floorInspectPort) : null;
     }
-    const servers: Servers = { service, noop, simulator: service.simulator, ...(floor ? { floor } : {}) };
+    const servers: Servers = { service, noop, simulator: service.simulator, ...(floor ? { floor } : {}), ...(floor?.simulator ? { floorSimulator: floor.simulator } : {}) };
     const main: Target = { ctx, servers, profiler };
     const { result: reference } = await runCase(NOOP_CASE, main, settings, signer, 0, null);
     reference.notes.push(...machineNotes(reference.serverCpuUsPerRequest));

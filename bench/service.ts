@@ -251,7 +251,7 @@ export async function dropSchema(schema: string): Promise<void> {
  * port: run inside the service, its request handling and payout timers would be counted as the
  * service's CPU, which a real upstream never is.
  */
-async function startSimulatorProcess(dataDir: string, servicePort: number): Promise<{ handle: RunningProcess; env: Record<string, string> }> {
+async function startSimulatorProcess(dataDir: string, servicePort: number): Promise<{ handle: RunningProcess; env: Record<string, string>; key: string; callbackSecret: string }> {
   const port = await freePort();
   const key = `sim_bench_${crypto.randomBytes(8).toString('hex')}`;
   const callbackSecret = crypto.randomBytes(16).toString('hex');
@@ -278,7 +278,7 @@ async function startSimulatorProcess(dataDir: string, servicePort: number): Prom
     await handle.stop(1000);
     throw error;
   }
-  return { handle, env: { SIMULATOR_URL: baseUrl, SIMULATOR_KEY: key, SIMULATOR_CALLBACK_SECRET: callbackSecret } };
+  return { handle, env: { SIMULATOR_URL: baseUrl, SIMULATOR_KEY: key, SIMULATOR_CALLBACK_SECRET: callbackSecret }, key, callbackSecret };
 }
 
 /** Waits until something accepts connections on the loopback port (the simulator has no health route). */
@@ -369,21 +369,57 @@ export const startNoopServer = (): Promise<BenchServer> => startBenchServer('noo
 
 /**
  * Starts bench/floor-server.ts (the bare signed read) for `merchants`, on its own SQLite file or its own
- * PostgreSQL schema (dropped at clean-up), and waits for its /healthz.
+ * PostgreSQL schema (dropped at clean-up), and waits for its /healthz. On SQLite it also gets a bank
+ * simulator of its own, calling back to it, for the bare payout (bench/payout-floor.ts): `simulator`.
  */
-export async function startFloorServer(store: StoreKind, merchants: readonly { id: string; key: MerchantKey }[], nodeArgs: string[] = []): Promise<BenchServer> {
+export async function startFloorServer(
+  store: StoreKind,
+  merchants: readonly { id: string; key: MerchantKey }[],
+  nodeArgs: string[] = [],
+): Promise<BenchServer & { readonly simulator: RunningProcess | null }> {
   const schema = store === 'postgres' ? `bench_floor_${crypto.randomBytes(6).toString('hex')}` : null;
-  const server = await startBenchServer('floor', 'bench/floor-server.ts', (dir): Record<string, string> => {
-    const keysFile = path.join(dir, 'keys.json');
-    fs.writeFileSync(keysFile, JSON.stringify(merchants.map((m) => ({ id: m.id, key: m.key }))), { mode: 0o600 });
-    return schema === null
-      ? { FLOOR_KEYS: keysFile, FLOOR_SQLITE: path.join(dir, 'floor.sqlite') }
-      : { FLOOR_KEYS: keysFile, FLOOR_PG_URL: BENCH_PG_URL, FLOOR_PG_SCHEMA: schema };
-  }, nodeArgs);
+  const port = await freePort();
+  const simulatorDir = store === 'sqlite' ? fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-bench-floor-bank-')) : null;
+  const simulator = simulatorDir === null ? null : await startSimulatorProcess(simulatorDir, port);
+  const stopSimulator = async (): Promise<void> => {
+    await simulator?.handle.stop(1000);
+    if (simulatorDir) fs.rmSync(simulatorDir, { recursive: true, force: true });
+  };
+  let server: BenchServer;
+  try {
+    server = await startBenchServer(
+      'floor',
+      'bench/floor-server.ts',
+      (dir): Record<string, string> => {
+        const keysFile = path.join(dir, 'keys.json');
+        fs.writeFileSync(keysFile, JSON.stringify(merchants.map((m) => ({ id: m.id, key: m.key }))), { mode: 0o600 });
+        if (schema !== null) return { FLOOR_KEYS: keysFile, FLOOR_PG_URL: BENCH_PG_URL, FLOOR_PG_SCHEMA: schema };
+        return {
+          FLOOR_KEYS: keysFile,
+          FLOOR_SQLITE: path.join(dir, 'floor.sqlite'),
+          FLOOR_SIM_URL: simulator!.env.SIMULATOR_URL!,
+          FLOOR_SIM_KEY: simulator!.key,
+          FLOOR_SIM_SECRET: simulator!.callbackSecret,
+        };
+      },
+      nodeArgs,
+      port,
+    );
+  } catch (error) {
+    await stopSimulator();
+    throw error;
+  }
   return {
     ...server,
+    simulator: simulator?.handle ?? null,
+    // As the service's: the bank outlives the floor, then stops.
+    stop: async (graceMs?: number) => {
+      await server.stop(graceMs);
+      await simulator?.handle.stop(graceMs);
+    },
     cleanup: async () => {
       await server.cleanup();
+      await stopSimulator();
       if (schema) await dropSchema(schema).catch((error) => process.stderr.write(`could not drop schema ${schema}: ${String(error)}\n`));
     },
   };
@@ -392,10 +428,10 @@ export async function startFloorServer(store: StoreKind, merchants: readonly { i
 export type BenchServer = RunningProcess & { cleanup(): Promise<void> };
 
 /** One of the bench's own servers (a file under bench/) in a directory of its own; `env` may write files there. */
-async function startBenchServer(name: string, script: string, env: (dir: string) => Record<string, string>, nodeArgs: string[] = []): Promise<BenchServer> {
+async function startBenchServer(name: string, script: string, env: (dir: string) => Record<string, string>, nodeArgs: string[] = [], fixedPort?: number): Promise<BenchServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `paygate-bench-${name}-`));
   const logFile = path.join(dir, `${name}.log`);
-  const port = await freePort();
+  const port = fixedPort ?? (await freePort());
   const child = spawnNode(name, script, { ...env(dir), PORT: String(port) }, logFile, nodeArgs);
   const baseUrl = `http://127.0.0.1:${port}`;
   const handle = processHandle(name, child, baseUrl, logFile);

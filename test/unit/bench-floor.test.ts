@@ -3,6 +3,8 @@
 // must refuse what the service refuses (a bad signature, a Timestamp out of the window, a signature used
 // twice, even twice at once) and answer the rest.
 import crypto from 'node:crypto';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signRequest, type MerchantKey } from '../../sdk/src/signing.js';
 import { startFloorServer, type BenchServer } from '../../bench/service.js';
@@ -21,8 +23,9 @@ const merchants = [
 let floor: BenchServer;
 
 beforeAll(async () => {
+  // On SQLite the floor's bank simulator runs compiled, so the first start builds the project.
   floor = await startFloorServer(usingPostgres() ? 'postgres' : 'sqlite', merchants);
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await floor?.stop();
@@ -70,5 +73,72 @@ describe('the bare signed read of the bench', () => {
     expect((await send(stale)).status).toBe(401);
     const stranger = signed(merchants[1]!, JSON.stringify({ currency: 'NGN', k: 4 }));
     expect((await send({ ...stranger, headers: { ...stranger.headers, MerchantID: 'mch_nobody' } })).status).toBe(401);
+  });
+});
+
+// The bare payout (bench/payout-floor.ts) is the floor the payout lines are measured against, on SQLite
+// only: it must take a payout, reserve it in a balanced journal, send it to its own bank simulator and
+// settle it from the bank's signed callback, and refuse what would overdraw or forge an outcome.
+describe.skipIf(usingPostgres())('the bare payout of the bench', () => {
+  const ledger = () => new SQLite(path.join(path.dirname(floor.logFile), 'floor.sqlite'), { readonly: true });
+  const payout = (merchant: (typeof merchants)[number], merchantRef: string, amount: number): Signed =>
+    signed(merchant, JSON.stringify({ merchantRef, currency: 'IDR', method: 'TRANSFER', amount, bankCode: '00014', name: 'Floor Test', account: '8800123459', phone: '6281234567890', email: 'f@example.com' }));
+  const post = async (request: Signed, route = '/v1/api/payout/initiate'): Promise<{ status: number; json: any }> => {
+    const response = await fetch(`${floor.baseUrl}${route}`, { method: 'POST', headers: request.headers, body: request.body });
+    return { status: response.status, json: await response.json() };
+  };
+
+  it('reserves a payout, sends it to the bank and settles it from the callback, every journal balanced', async () => {
+    const answer = await post(payout(merchants[0]!, 'fp-1', 10_000));
+    expect(answer).toMatchObject({ status: 200, json: { code: '200', data: { merchantRef: 'fp-1', status: 'Processing' } } });
+    const ref: string = answer.json.data.transactionRef;
+    const db = ledger();
+    try {
+      expect(db.prepare('SELECT status, submit_attempts FROM floor_payouts WHERE transaction_ref = ?').get(ref)).toEqual({ status: 'Submitted', submit_attempts: 1 });
+      // The simulator settles after its delay (3 s) and calls back.
+      let status = 'Submitted';
+      for (let waited = 0; status === 'Submitted' && waited < 20_000; waited += 200) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        status = (db.prepare('SELECT status FROM floor_payouts WHERE transaction_ref = ?').get(ref) as { status: string }).status;
+      }
+      expect(status).toBe('Success');
+      const balance = (id: string): number => (db.prepare('SELECT balance_minor AS b FROM floor_accounts WHERE id = ?').get(id) as { b: number }).b;
+      expect(balance(`${merchants[0]!.id}:IDR:reserved`)).toBe(0);
+      expect(balance(`upstream:IDR`)).toBe(1_000_000);
+      expect(balance(`fees:IDR`)).toBe(500);
+      expect(db.prepare('SELECT count(*) AS n FROM (SELECT entry_id FROM floor_postings GROUP BY entry_id HAVING sum(amount_minor) <> 0)').get()).toEqual({ n: 0 });
+      const drift = db.prepare('SELECT count(*) AS n FROM floor_accounts a WHERE a.balance_minor <> (SELECT coalesce(sum(amount_minor), 0) FROM floor_postings p WHERE p.account_id = a.id)').get();
+      expect(drift).toEqual({ n: 0 });
+    } finally {
+      db.close();
+    }
+  }, 30_000);
+
+  it('refuses an overdraft and a repeated signature, and writes no payout for either', async () => {
+    expect(await post(payout(merchants[1]!, 'fp-big', 2e11))).toMatchObject({ status: 422, json: { message: 'INSUFFICIENT_BALANCE' } });
+    const once = payout(merchants[1]!, 'fp-2', 5_000);
+    expect((await post(once)).status).toBe(200);
+    expect(await post(once)).toMatchObject({ status: 401, json: { message: 'SIGNATURE_REUSED' } });
+    const db = ledger();
+    try {
+      expect(db.prepare("SELECT merchant_ref FROM floor_payouts WHERE merchant_id = ? ORDER BY merchant_ref").all(merchants[1]!.id)).toEqual([{ merchant_ref: 'fp-2' }]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('refuses a callback whose signature does not verify, and changes nothing', async () => {
+    const answer = await post(payout(merchants[0]!, 'fp-3', 2_000));
+    const ref: string = answer.json.data.transactionRef;
+    const body = JSON.stringify({ eventId: 'e1', kind: 'payout', transactionRef: ref, status: 'FAILED', upstreamRef: null, failureReason: 'x', occurredAt: new Date().toISOString() });
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const forged = { body, headers: { 'content-type': 'application/json', 'x-sim-timestamp': timestamp, 'x-sim-signature': `sha256=${'0'.repeat(64)}` } };
+    expect((await post(forged, '/v1/callbacks/simulator')).status).toBe(401);
+    const db = ledger();
+    try {
+      expect(db.prepare('SELECT status FROM floor_payouts WHERE transaction_ref = ?').get(ref)).toEqual({ status: 'Submitted' });
+    } finally {
+      db.close();
+    }
   });
 });

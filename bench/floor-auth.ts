@@ -1,0 +1,46 @@
+// What the bench's bare servers (floor-server.ts, payout-floor.ts) check of a signed request, as
+// contract section 6 asks and nothing more: the three headers, the Timestamp window and the signature
+// against the merchant's one key, parsed once.
+import crypto, { type KeyObject } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { verifyHmacSha256, verifyRsaSha512, type MerchantKey } from '../sdk/src/signing.js';
+
+export const WINDOW_SECONDS = 300;
+/** How long a used signature is remembered (at least past its Timestamp's window). */
+export const TTL_MS = 600_000;
+
+export type Verifier = (body: string, timestamp: string, signature: string) => boolean;
+
+export function verifierOf(key: MerchantKey): Verifier {
+  if (key.type === 'RSA-SHA512') {
+    const publicKey: KeyObject = crypto.createPublicKey(key.privateKeyPem);
+    return (body, timestamp, signature) => verifyRsaSha512(publicKey, body, timestamp, signature);
+  }
+  const secret = crypto.createSecretKey(Buffer.from(key.secret, 'utf8'));
+  return (body, timestamp, signature) => verifyHmacSha256(secret, body, timestamp, signature);
+}
+
+export interface SignedBy {
+  readonly merchantId: string;
+  readonly nowMs: number;
+  /** The one-time record's key: SHA-256 of the Signature header. */
+  readonly hash: string;
+  /** Until when the record is kept. */
+  readonly expiresAtMs: number;
+}
+
+/** The request's signer when the headers, the Timestamp window and the signature all hold; null otherwise. */
+export function signedBy(headers: IncomingHttpHeaders, raw: string, verifiers: ReadonlyMap<string, Verifier>): SignedBy | null {
+  const { merchantid: merchantId, timestamp, signature } = headers;
+  const verify = typeof merchantId === 'string' ? verifiers.get(merchantId) : undefined;
+  const seconds = Number(timestamp);
+  if (verify === undefined || typeof timestamp !== 'string' || typeof signature !== 'string' || !Number.isInteger(seconds)) return null;
+  const nowMs = Date.now();
+  if (Math.abs(nowMs / 1000 - seconds) > WINDOW_SECONDS || !verify(raw, timestamp, signature)) return null;
+  return {
+    merchantId: merchantId as string,
+    nowMs,
+    hash: crypto.createHash('sha256').update(signature).digest('hex'),
+    expiresAtMs: Math.max(nowMs + TTL_MS, (seconds + WINDOW_SECONDS + 1) * 1000),
+  };
+}
