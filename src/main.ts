@@ -18,7 +18,14 @@ async function main(): Promise<void> {
   const { services } = runtime;
   const handle = await buildApp(services);
   handle.replay.startPurging();
-  await handle.app.listen({ host: config.host, port: config.port });
+  try {
+    await handle.app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    // The port is taken (often: the service already runs on this data directory). Give back what
+    // start-up took, the in-process bank's lock and its published record among them, before exiting.
+    await runtime.close().catch(() => undefined);
+    throw error;
+  }
   const address = handle.app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const baseUrl = `http://localhost:${port}`;

@@ -54,6 +54,11 @@ export interface SimulatorHandle {
   /** Live switches: change a field and the next request or callback obeys it. */
   readonly faults: SimulatorFaults;
   readonly stats: SimulatorStats;
+  /**
+   * Whether this bank keeps its books in the state file (it holds the file's lock). A second bank on
+   * the same file while the first runs keeps them in memory only, and is not the one to publish.
+   */
+  readonly keepsBooks: boolean;
   /** Points callbacks elsewhere, e.g. once the service knows the port it listens on. */
   setCallbackUrl(url: string): void;
   /** Lets every held request go on now: those of holdNextRequests, and held 0003 answers. */
@@ -231,6 +236,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   return {
     url: `http://${options.host ?? '127.0.0.1'}:${port}`,
     faults,
+    keepsBooks: state !== null,
     stats,
     setCallbackUrl: (url) => callbacks.setCallbackUrl(url),
     releaseHeld,

@@ -12,6 +12,8 @@ import { UnreachableSimulator } from './unreachable.js';
 /** What the connector needs of a bank started in this process: its address, where it calls back, its end. */
 export interface InProcessBank {
   readonly url: string;
+  /** It holds the data directory's books (the state file's lock); only such a bank is published. */
+  readonly keepsBooks: boolean;
   setCallbackUrl(url: string): void;
   close(): Promise<void>;
 }
@@ -55,7 +57,8 @@ export const connectRemoteSimulator = (config: SimulatorConfig & { readonly url:
 
 /**
  * A bank started in this process with `credentials`; the connection closes it. It is published in
- * `publishDir` (the data directory) while it runs, so the CLI can reach it.
+ * `publishDir` (the data directory) while it runs, so the CLI can reach it, when it keeps that
+ * directory's books.
  */
 export function connectInProcessSimulator<Bank extends InProcessBank>(
   bank: Bank,
@@ -71,13 +74,16 @@ export function connectInProcessSimulator<Bank extends InProcessBank>(
     timeoutMs: config.timeoutMs,
     clock,
   });
-  if (publishDir !== null) publishSimulator(publishDir, { url: bank.url, apiKey: credentials.apiKey, pid: process.pid });
+  // Only the bank that holds the data directory's books speaks for it: a second service started on the
+  // same directory (by mistake, or while the first still runs) must not point the CLI at its own bank.
+  const publishing = publishDir !== null && bank.keepsBooks;
+  if (publishing) publishSimulator(publishDir, { url: bank.url, apiKey: credentials.apiKey, pid: process.pid });
   return {
     channel,
     server: bank,
     setCallbackUrl: (url) => bank.setCallbackUrl(url),
     close: async () => {
-      if (publishDir !== null) withdrawSimulator(publishDir, bank.url);
+      if (publishing) withdrawSimulator(publishDir, bank.url);
       await channel.close();
       await bank.close();
     },
