@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
 import { migrate, type Migrations } from './migrator.js';
 import { rowBuilder, type RowBuilder } from './row-builder.js';
 import { preparedName } from './prepared.js';
@@ -140,6 +140,30 @@ export class CachedStatements {
   }
 }
 
+/**
+ * Kysely's SQLite driver opens a transaction with a plain (deferred) `BEGIN`: it reads from a snapshot
+ * and asks for the write lock only at its first write. When another process on the same file (the
+ * operator CLI beside the running service) has committed in between, SQLite cannot move the snapshot
+ * forward and answers SQLITE_BUSY at once, without waiting out busy_timeout: "database is locked".
+ * `BEGIN IMMEDIATE` takes the write lock at the start, so a second writer waits its turn instead. In
+ * one process nothing changes: it has one connection, and its transactions already run one at a time.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.settings);
+  }
+}
+
 function openSqlite(file: string): Store {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
@@ -149,7 +173,7 @@ function openSqlite(file: string): Store {
   sqlite.pragma('foreign_keys = ON');
   sqlite.defaultSafeIntegers(true);
   const statements = new CachedStatements(sqlite);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: statements }) });
   return {
     db,
     kind: 'sqlite',
