@@ -26,6 +26,7 @@ import type { FastifyInstance } from 'fastify';
 import { Agent, request } from 'undici';
 import { GroupBatch } from '../src/core/group-batch.js';
 import { toMinor } from '../src/core/money.js';
+import { API_KEY_HEADER, signCallback, SIGNATURE_HEADER, TIMESTAMP_HEADER, type SubmitPayoutBody } from '../src/simulator/protocol.js';
 import { signedBy, WINDOW_SECONDS, type Verifier } from './floor-auth.js';
 
 const PATH = '/v1/api/payout/initiate';
@@ -36,6 +37,7 @@ export const FLOOR_FUNDING_MINOR = 10n ** 13n;
 const MAX_UNITS_PER_GROUP = 512;
 
 export interface PayoutFloorOptions {
+  /** The floor server's database: its `used_signatures` table (created there) holds the payouts' signatures too. */
   readonly file: string;
   readonly verifiers: ReadonlyMap<string, Verifier>;
   readonly simulator: { readonly url: string; readonly key: string; readonly callbackSecret: string };
@@ -72,9 +74,6 @@ class Refusal extends Error {
 }
 
 const SCHEMA = [
-  `CREATE TABLE IF NOT EXISTS used_signatures (signature_hash TEXT PRIMARY KEY, merchant_id TEXT NOT NULL, expires_at_ms INTEGER NOT NULL,
-    path TEXT NOT NULL, path_effect TEXT NOT NULL)`,
-  'CREATE INDEX IF NOT EXISTS used_signatures_expiry ON used_signatures (expires_at_ms)',
   'CREATE TABLE floor_accounts (id TEXT PRIMARY KEY, balance_minor INTEGER NOT NULL)',
   'CREATE TABLE floor_entries (id INTEGER PRIMARY KEY, ref TEXT NOT NULL, kind TEXT NOT NULL, UNIQUE (ref, kind))',
   'CREATE TABLE floor_postings (entry_id INTEGER NOT NULL, account_id TEXT NOT NULL, amount_minor INTEGER NOT NULL)',
@@ -189,10 +188,9 @@ export function payoutFloor(app: FastifyInstance, options: PayoutFloorOptions): 
   const ledger = books(options.file, [...options.verifiers.keys()]);
   const writes = new GroupBatch<Intake | Outcome, Answer>(MAX_UNITS_PER_GROUP, async (units) => ledger.write(units));
   const bank = new Agent({ connections: 64, keepAliveTimeout: 10_000 });
-  const secret = Buffer.from(simulator.callbackSecret, 'utf8');
 
   const submit = (transactionRef: string, unit: Intake): void => {
-    const body = JSON.stringify({
+    const submission: SubmitPayoutBody = {
       transactionRef,
       currency: unit.currency,
       method: 'TRANSFER',
@@ -202,8 +200,9 @@ export function payoutFloor(app: FastifyInstance, options: PayoutFloorOptions): 
       name: unit.name,
       phone: unit.phone,
       email: unit.email,
-    });
-    request(`${simulator.url}/v1/payouts`, { method: 'POST', dispatcher: bank, headers: { 'content-type': 'application/json', 'x-sim-key': simulator.key }, body })
+    };
+    const body = JSON.stringify(submission);
+    request(`${simulator.url}/v1/payouts`, { method: 'POST', dispatcher: bank, headers: { 'content-type': 'application/json', [API_KEY_HEADER]: simulator.key }, body })
       .then((response) => response.body.dump())
       // No retry: the floor leaves an unknown outcome as it is (the service would resubmit or poll).
       .catch(() => undefined);
@@ -244,13 +243,13 @@ export function payoutFloor(app: FastifyInstance, options: PayoutFloorOptions): 
   });
 
   app.post(CALLBACK_PATH, async (req, reply) => {
-    const timestamp = req.headers['x-sim-timestamp'];
-    const signature = req.headers['x-sim-signature'];
+    const timestamp = req.headers[TIMESTAMP_HEADER];
+    const signature = req.headers[SIGNATURE_HEADER];
     const { raw, json } = req.body as { raw: string; json: Record<string, unknown> };
     if (typeof timestamp !== 'string' || typeof signature !== 'string' || Math.abs(Date.now() / 1000 - Number(timestamp)) > WINDOW_SECONDS) {
       return reply.code(401).send({ error: 'UNAUTHORIZED' });
     }
-    const expected = Buffer.from(`sha256=${crypto.createHmac('sha256', secret).update(`${timestamp}.`).update(raw).digest('hex')}`);
+    const expected = Buffer.from(signCallback(simulator.callbackSecret, timestamp, Buffer.from(raw, 'utf8')));
     const given = Buffer.from(signature);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return reply.code(401).send({ error: 'UNAUTHORIZED' });
     if (json.kind !== 'payout' || (json.status !== 'SUCCESS' && json.status !== 'FAILED') || typeof json.transactionRef !== 'string') return { ok: true };
