@@ -5,7 +5,7 @@
 // merchantRef already taken, which the statement skips row by row (ON CONFLICT DO NOTHING). Should
 // the statement fail anyway, each row is inserted again on its own, so one request's failure
 // never becomes another's.
-import { GroupBatch } from '../../core/group-batch.js';
+import { COMMIT_LINGER, GroupBatch } from '../../core/group-batch.js';
 import type { Executor } from '../../store/schema.js';
 import type { PaymentsTable } from './payment-rows.js';
 import { insertAllIfNew, insertIfNew } from './repository.js';
@@ -17,7 +17,7 @@ export const MAX_PAYMENTS_PER_COMMIT = 128;
 type InsertOutcome = { readonly inserted: boolean } | { readonly error: unknown };
 
 export class PaymentIntakeBatch {
-  private readonly batch = new GroupBatch<PaymentsTable, InsertOutcome>(MAX_PAYMENTS_PER_COMMIT, (rows) => this.insert(rows));
+  private readonly batch = new GroupBatch<PaymentsTable, InsertOutcome>(MAX_PAYMENTS_PER_COMMIT, (rows) => this.insert(rows), COMMIT_LINGER);
 
   constructor(private readonly db: Executor) {}
 
