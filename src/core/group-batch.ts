@@ -1,6 +1,7 @@
 // Group commit for many small requests: items that arrive while a batch is being written wait for the
 // next one, so concurrent callers share one statement (and one fsync) instead of each paying for its
-// own. The one-time signature record and the shared rate limit both batch this way.
+// own. The write group, payment/initiate's rows, the one-time signature record, the shared rate limit
+// and the balance and payment reads all batch this way.
 //
 // A batch may linger: when the batch before it was large (the process is busy), the next one waits a
 // little (`lingerMs`) for more items before it is written, instead of going at the next turn of the

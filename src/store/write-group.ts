@@ -13,7 +13,7 @@
 // back and every unit of it runs again in a transaction of its own: a rare failure costs a rerun,
 // never a partial write.
 import { CompiledQuery, type Transaction } from 'kysely';
-import { COMMIT_LINGER, GroupBatch, type Linger } from '../core/group-batch.js';
+import { COMMIT_LINGER, GroupBatch } from '../core/group-batch.js';
 import { isPostgres, type Database, type Db } from './schema.js';
 import { isRetryableDbError, withTransaction } from './transactions.js';
 
@@ -79,9 +79,8 @@ export class WriteGroup {
   constructor(
     private readonly db: Db,
     maxUnitsPerCommit: number = MAX_UNITS_PER_COMMIT,
-    linger: Linger | undefined = COMMIT_LINGER,
   ) {
-    this.batch = new GroupBatch(maxUnitsPerCommit, (units) => this.runGroup(units), linger);
+    this.batch = new GroupBatch(maxUnitsPerCommit, (units) => this.runGroup(units), COMMIT_LINGER);
     this.postgres = isPostgres(db);
   }
 

@@ -1,10 +1,10 @@
 // GroupBatch's linger: after a large batch the next waits for company; after a small one, or when
 // full, it does not. Orders of events decide each case, never a measured time.
 import { describe, expect, it } from 'vitest';
-import { GroupBatch } from '../../src/core/group-batch.js';
+import { GroupBatch, type Linger } from '../../src/core/group-batch.js';
 
 /** A batch that records the items of each run and answers each item with itself. */
-function recorder(maxPerBatch: number, linger?: { lingerMs: number; busyAt: number }) {
+function recorder(maxPerBatch: number, linger?: Linger) {
   const runs: string[][] = [];
   const batch = new GroupBatch<string, string>(maxPerBatch, async (items) => {
     runs.push([...items]);
