@@ -1,6 +1,7 @@
 // A background job whose claimed rows each take one slot of a SlotPool. It claims only as many rows
 // as there are free slots, so every claimed row is worked on at once (its lease covers the call),
-// and a slow upstream call holds one slot while the other rows go ahead.
+// and a slow upstream call holds one slot while the other rows go ahead. A caller that claims a row
+// itself (the payout intake) may reserve a slot and start the row there once its claim commits.
 import { SlotPool } from './slot-pool.js';
 import type { Job } from './worker.js';
 
@@ -19,13 +20,24 @@ export interface PooledJobSpec<T> {
   process(row: T): Promise<unknown>;
 }
 
+/**
+ * A slot kept for a row its caller claims itself, in its own transaction (reserveSlot). Exactly one of
+ * the two is called: `start` once the claim has committed, `release` when it did not claim the row.
+ */
+export interface ReservedSlot<T> {
+  start(row: T): void;
+  release(): void;
+}
+
 export class PooledJob<T> implements Job {
   readonly name: string;
   readonly idleIntervalMs: number;
   private readonly pool: SlotPool;
   private failures: unknown[] = [];
-  /** Slots promised to claims still on their way to the database. */
+  /** Slots promised to claims still on their way to the database, and to rows handed over (reserveSlot). */
   private reserved = 0;
+  /** A worker runs this job in this process: set by its first run, cleared by close(). */
+  private running = false;
 
   constructor(private readonly spec: PooledJobSpec<T>) {
     this.name = spec.name;
@@ -39,6 +51,7 @@ export class PooledJob<T> implements Job {
    * Returns rows started plus rows finished meanwhile.
    */
   async runOnce(): Promise<number> {
+    this.running = true;
     const failures = this.failures;
     this.failures = [];
     if (failures.length === 1) throw failures[0];
@@ -59,7 +72,33 @@ export class PooledJob<T> implements Job {
 
   /** Waits for the rows in flight; call after the worker stopped. */
   close(): Promise<void> {
+    this.running = false;
     return this.pool.idle();
+  }
+
+  /**
+   * A free slot for a row that its caller claims in its own transaction (a payout's intake writes its
+   * lease with the row), so the row is worked on as soon as that commits, with no claim of the job's.
+   * Null unless a worker runs this job in this process (an API-only process leaves its rows to the
+   * workers' claims) and a slot is free. A row started after close() is left alone: its lease runs
+   * out and a later claim takes it over, as after a crash.
+   */
+  reserveSlot(): ReservedSlot<T> | null {
+    if (!this.running || this.pool.free - this.reserved <= 0) return null;
+    this.reserved += 1;
+    let open = true;
+    const settle = (): void => {
+      if (!open) throw new Error(`${this.name}: a reserved slot was settled twice`);
+      open = false;
+      this.reserved -= 1;
+    };
+    return {
+      start: (row) => {
+        settle();
+        if (this.running) this.pool.run(() => this.spec.process(row)).catch((error: unknown) => this.failures.push(error));
+      },
+      release: settle,
+    };
   }
 
   private async claimAndStart(): Promise<Promise<unknown>[]> {

@@ -71,4 +71,87 @@ describe('PooledJob', () => {
     await expect(job.runOnce()).rejects.toThrow('row broke');
     expect(await job.runOnce()).toBe(0);
   });
+
+  describe('reserveSlot (a row its caller claims itself)', () => {
+    const job = (source: ReturnType<typeof rows>, done: number[], concurrency = 2) =>
+      new PooledJob<number>({
+        name: 'test',
+        idleIntervalMs: 10,
+        concurrency,
+        claim: source.claim,
+        process: async (row) => {
+          if (row < 0) throw new Error(`row ${row} broke`);
+          done.push(row);
+        },
+      });
+
+    it('offers no slot until a worker runs the job in this process, nor after close()', async () => {
+      const pooled = job(rows(0), []);
+      expect(pooled.reserveSlot()).toBeNull();
+      expect(await pooled.runOnce()).toBe(0);
+      const slot = pooled.reserveSlot();
+      expect(slot).not.toBeNull();
+      slot!.release();
+      await pooled.close();
+      expect(pooled.reserveSlot()).toBeNull();
+    });
+
+    it('keeps a reserved slot from the claims until it is started or released', async () => {
+      const asked: number[] = [];
+      const done: number[] = [];
+      let due: number[] = [];
+      const pooled = new PooledJob<number>({
+        name: 'test',
+        idleIntervalMs: 10,
+        concurrency: 2,
+        claim: async (limit) => {
+          asked.push(limit);
+          return due.splice(0, limit);
+        },
+        process: async (row) => {
+          done.push(row);
+        },
+      });
+      await pooled.runOnce();
+      const slot = pooled.reserveSlot()!;
+      expect(slot).not.toBeNull();
+      const second = pooled.reserveSlot()!;
+      expect(second).not.toBeNull();
+      // Both slots reserved: no third is offered, and a run claims nothing.
+      expect(pooled.reserveSlot()).toBeNull();
+      due = [1, 2, 3];
+      expect(await pooled.runOnce()).toBe(0);
+      expect(asked).toEqual([2]);
+      second.release();
+      // One slot still reserved: the run claims for the other only.
+      await pooled.runOnce();
+      expect(asked).toEqual([2, 1]);
+      slot.start(100);
+      await pooled.close();
+      expect(done.sort((a, b) => a - b)).toEqual([1, 100]);
+      await pooled.runOnce();
+      expect(asked).toEqual([2, 1, 2]);
+    });
+
+    it('refuses to settle a slot twice, and reports a started row that failed through the next run', async () => {
+      const pooled = job(rows(0), []);
+      await pooled.runOnce();
+      const slot = pooled.reserveSlot()!;
+      slot.start(-1);
+      expect(() => slot.release()).toThrow('settled twice');
+      await pooled.close();
+      await expect(pooled.runOnce()).rejects.toThrow('row -1 broke');
+    });
+
+    it('leaves a row started after close() alone (its lease runs out and a claim takes it over)', async () => {
+      const done: number[] = [];
+      const pooled = job(rows(0), done);
+      await pooled.runOnce();
+      const slot = pooled.reserveSlot()!;
+      await pooled.close();
+      slot.start(7);
+      await pooled.close();
+      expect(done).toEqual([]);
+    });
+  });
 });

@@ -4,6 +4,7 @@ import { AppError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { Currency, Minor } from '../../core/money.js';
 import type { Reservation } from '../../ledger/service.js';
+import type { PooledJob } from '../../core/pooled-job.js';
 import type { Executor } from '../../store/schema.js';
 import { refusedUnwritten, writeGroupOf, type UnitScope } from '../../store/write-group.js';
 import type { Merchant } from '../../merchants/merchant-service.js';
@@ -15,7 +16,8 @@ import { checkBeneficiaryName, type NameCheckOutcome } from './name-check.js';
 import type { NameEnquiry } from './name-enquiry.js';
 import type { PayoutContext } from './payout-context.js';
 import { enqueuePayoutPendingApproval } from './payout-events.js';
-import { findPayoutForMerchant, insertPayoutIfNew, PAYOUT_RECORD, payoutRecordValues } from './payout-repository.js';
+import { findPayoutForMerchant, insertPayoutIfNew, PAYOUT_RECORD, payoutRecordValues, type ClaimedPayout } from './payout-repository.js';
+import { PAYOUT_LEASE_MS } from './payout-limits.js';
 import { buildPayoutDraft, payoutRequestHash, requirePayoutMethod, type PayoutDraft, type PayoutInitiateRequest } from './payout-request.js';
 import type { PayoutsTable } from './payout-rows.js';
 
@@ -35,29 +37,47 @@ export async function acceptPayout(
   request: PayoutInitiateRequest,
   names: NameEnquiry,
   keyId: string | null = null,
+  /** The submission job, to hand the new payout to when it runs in this process and has a free slot. */
+  submissions?: PooledJob<ClaimedPayout>,
 ): Promise<PayoutsTable> {
   const prepared = await preparePayout(ctx, merchant, request, payoutTerms(ctx, merchant), async (draft) => {
     const original = await findPayoutForMerchant(ctx.db, merchant.id, { merchantRef: draft.merchantRef });
     return original ? { original } : { check: await checkBeneficiaryName(names, merchant, draft) };
   });
   if ('original' in prepared) return theOriginal(prepared.original, prepared.draft.merchantRef, prepared.hash);
-  // Group-committed with the payouts arriving at the same time (write-group.ts). On PostgreSQL the
-  // row and its reservation are one statement, which writes both or nothing, so the unit needs no
-  // savepoint of its own (one round trip in the group's chain instead of three).
-  return writeGroupOf(ctx.db).run(
-    async (trx, scope) => {
-      const stored = await storePayout(trx, ctx, merchant, prepared, { batchId: null, keyId }, scope);
-      if (stored.row) return stored.row;
-      const original = await findPayoutForMerchant(trx, merchant.id, { merchantRef: prepared.draft.merchantRef });
-      if (!original) throw new Error(`payouts: merchantRef ${prepared.draft.merchantRef} conflicted but cannot be read`);
-      try {
-        return theOriginal(original, prepared.draft.merchantRef, prepared.hash);
-      } catch (error) {
-        throw refusedUnwritten(error);
-      }
-    },
-    { optimistic: true },
-  );
+  // A free slot of the submission job in this process: the row is written with the job's lease and its
+  // first submission counted (as the job's claim would write them), and goes upstream once committed.
+  const slot = submissions?.reserveSlot() ?? null;
+  const leaseUntilMs = slot ? BigInt(ctx.clock.nowMs() + (ctx.leaseMs ?? PAYOUT_LEASE_MS)) : null;
+  let accepted: { readonly row: PayoutsTable; readonly fresh: boolean };
+  try {
+    // Group-committed with the payouts arriving at the same time (write-group.ts). On PostgreSQL the
+    // row and its reservation are one statement, which writes both or nothing, so the unit needs no
+    // savepoint of its own (one round trip in the group's chain instead of three).
+    accepted = await writeGroupOf(ctx.db).run(
+      async (trx, scope) => {
+        const stored = await storePayout(trx, ctx, merchant, prepared, { batchId: null, keyId, leaseUntilMs }, scope);
+        if (stored.row) return { row: stored.row, fresh: true };
+        const original = await findPayoutForMerchant(trx, merchant.id, { merchantRef: prepared.draft.merchantRef });
+        if (!original) throw new Error(`payouts: merchantRef ${prepared.draft.merchantRef} conflicted but cannot be read`);
+        try {
+          return { row: theOriginal(original, prepared.draft.merchantRef, prepared.hash), fresh: false };
+        } catch (error) {
+          throw refusedUnwritten(error);
+        }
+      },
+      { optimistic: true },
+    );
+  } catch (error) {
+    slot?.release();
+    throw error;
+  }
+  if (slot) {
+    const { row, fresh } = accepted;
+    if (fresh && leaseUntilMs !== null && row.locked_until_ms === leaseUntilMs) slot.start({ ...row, firstAttemptRecorded: true });
+    else slot.release();
+  }
+  return accepted.row;
 }
 
 /** A repeated merchantRef: the original payout when the body is the same, else DUPLICATE_MERCHANT_REF. */
@@ -86,6 +106,11 @@ export interface PayoutOrigin {
   readonly batchId: string | null;
   /** An approval must come from another key than this one; null when no key signed (operator tools, tests). */
   readonly keyId: string | null;
+  /**
+   * Set when this process submits the payout itself as soon as it is committed (acceptPayout): the
+   * lease the row is written with, its first submission counted, as the submission job's claim does.
+   */
+  readonly leaseUntilMs?: bigint | null;
 }
 
 /**
@@ -216,6 +241,8 @@ export function newPayoutRow(merchant: Merchant, prepared: PreparedPayout, nowMs
   const { draft, hash, feeMinor, channel, fallbacks, nameCheck, approval } = prepared;
   const approvalExpiresAtMs = approvalDeadline(approval, draft.currency, draft.amountMinor, Number(nowMs));
   const pending = approvalExpiresAtMs !== null;
+  // A payout awaiting approval is never submitted, so it is never leased at intake.
+  const leased = !pending && origin.leaseUntilMs != null;
   return {
     transaction_ref: newId(),
     merchant_id: merchant.id,
@@ -240,10 +267,10 @@ export function newPayoutRow(merchant: Merchant, prepared: PreparedPayout, nowMs
     name_check_score: nameCheck === null ? null : BigInt(nameCheck.score),
     name_check_threshold: nameCheck === null ? null : BigInt(nameCheck.threshold),
     fallback_channels: fallbacks.length > 0 ? fallbacks.join(',') : null,
-    submit_attempts: 0n,
+    submit_attempts: leased ? 1n : 0n,
     query_attempts: 0n,
     next_action_at_ms: pending ? null : nowMs,
-    locked_until_ms: null,
+    locked_until_ms: leased ? origin.leaseUntilMs! : null,
     created_at_ms: nowMs,
     updated_at_ms: nowMs,
     completed_at_ms: null,

@@ -45,7 +45,7 @@ import { applyChannelNews } from './outcomes.js';
 import type { PayoutContext } from './payout-context.js';
 import { forcePayoutQuery, listStuckPayouts, operatorPayout, type ForcedQueryResult } from './payout-operator.js';
 import { payoutInitiateResult, payoutRecord, type OperatorPayoutView, type PayoutInitiateResult, type PayoutRecord } from './payout-records.js';
-import { findPayoutForMerchant } from './payout-repository.js';
+import { findPayoutForMerchant, type ClaimedPayout } from './payout-repository.js';
 import type { PayoutInitiateRequest } from './payout-request.js';
 import { payoutSubmissionJob } from './submission-job.js';
 import type { PayoutsTable } from './payout-rows.js';
@@ -57,7 +57,7 @@ export type PayoutQuery = RecordQuery;
 
 export interface PayoutJobs {
   /** Submits due payouts, recovers unknown outcomes and polls those in flight (submission-job.ts). */
-  readonly submissions: PooledJob<PayoutsTable>;
+  readonly submissions: PooledJob<ClaimedPayout>;
   /** Fails pending approvals past their deadline with APPROVAL_EXPIRED (approvals.ts). */
   readonly approvalExpiry: PooledJob<PayoutsTable>;
 }
@@ -78,7 +78,7 @@ export class PayoutService {
    * with its reservation (or answers the original). `keyId`, the signing key, is kept for maker-checker.
    */
   async initiate(merchant: Merchant, request: PayoutInitiateRequest, keyId: string | null = null): Promise<PayoutInitiateResult> {
-    return payoutInitiateResult(await acceptPayout(this.ctx, merchant, request, this.names, keyId));
+    return payoutInitiateResult(await acceptPayout(this.ctx, merchant, request, this.names, keyId, this.jobs.submissions));
   }
 
   /** payout/accountInquiry: the holder of an account, as the connector that would pay it resolves it. */

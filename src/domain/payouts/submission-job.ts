@@ -38,7 +38,7 @@ async function processClaimed(ctx: PayoutContext, claimed: ClaimedPayout): Promi
   if (lease === null) throw new Error(`payouts: ${row.transaction_ref} reached the job without a lease`);
   const channel = ctx.channels.byName(row.channel);
   try {
-    // The claim counted its first submission, committed with the lease: it may be sent at once.
+    // The claim (or the intake that handed it over) counted its first submission, committed with the lease: it may be sent at once.
     if (firstAttemptRecorded) return await send(ctx, row, channel, lease);
     // It may have reached the upstream (an unanswered or crashed submission): ask before sending again.
     const state = await channel.queryPayout(row.transaction_ref);
