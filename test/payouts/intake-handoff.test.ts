@@ -71,6 +71,32 @@ describe('payouts handed to the submission job by their intake', () => {
     await until(shop, ref, ['Success']);
   });
 
+  it('an intake that used half its lease leaves the payout to the claims, which ask the bank first', async () => {
+    const real = job().reserveSlot.bind(job());
+    let reserved = (): void => undefined;
+    const reservedNow = new Promise<void>((resolve) => (reserved = resolve));
+    const reserve = vi.spyOn(job(), 'reserveSlot').mockImplementationOnce(() => {
+      const slot = real();
+      reserved();
+      return slot;
+    });
+    const answer = shop.client.payoutInitiate(payoutBody('INR', 'UPI'));
+    // The lease is set as the slot is reserved, before the row is written: half of it passes first.
+    await reservedNow;
+    server.clock.advance(PAYOUT_LEASE_MS / 2 + 1);
+    const ref = (await answer).data.transactionRef;
+    reserve.mockRestore();
+    const row = await rowOf(ref);
+    expect(row.submit_attempts).toBe(1n);
+    expect(row.locked_until_ms).not.toBeNull();
+    server.clock.advance(PAYOUT_LEASE_MS);
+    // Had the intake sent it too, the claim's question would find it and not send again.
+    expect(await server.services.payouts.processDue()).toBe(1);
+    await until(shop, ref, ['Success']);
+    expect(stats(server).submissionsFor(ref)).toBe(1);
+    expect((await rowOf(ref)).submit_attempts).toBe(2n);
+  });
+
   it('a crash between the commit and the send: the lease runs out, the job asks the bank and submits once', async () => {
     // The process "dies" after the intake committed the leased row, before the slot started it.
     const reserve = vi.spyOn(job(), 'reserveSlot').mockImplementationOnce(() => ({ start: () => undefined, release: () => undefined }));

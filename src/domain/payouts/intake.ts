@@ -48,7 +48,8 @@ export async function acceptPayout(
   // A free slot of the submission job in this process: the row is written with the job's lease and its
   // first submission counted (as the job's claim would write them), and goes upstream once committed.
   const slot = submissions?.reserveSlot() ?? null;
-  const leaseUntilMs = slot ? BigInt(ctx.clock.nowMs() + (ctx.leaseMs ?? PAYOUT_LEASE_MS)) : null;
+  const leaseMs = ctx.leaseMs ?? PAYOUT_LEASE_MS;
+  const leaseUntilMs = slot ? BigInt(ctx.clock.nowMs() + leaseMs) : null;
   let accepted: { readonly row: PayoutsTable; readonly fresh: boolean };
   try {
     // Group-committed with the payouts arriving at the same time (write-group.ts). On PostgreSQL the
@@ -74,7 +75,11 @@ export async function acceptPayout(
   }
   if (slot) {
     const { row, fresh } = accepted;
-    if (fresh && leaseUntilMs !== null && row.locked_until_ms === leaseUntilMs) slot.start({ ...row, firstAttemptRecorded: true });
+    // Sent from here only while half its lease or more is left (a channel's deadline is well inside
+    // that): an intake slow enough to use more, waiting for locks say, leaves the row to the claims,
+    // which take it when the lease runs out and ask the bank first, never beside a send of this one.
+    const ours = fresh && leaseUntilMs !== null && row.locked_until_ms === leaseUntilMs;
+    if (ours && BigInt(ctx.clock.nowMs()) <= leaseUntilMs - BigInt(Math.floor(leaseMs / 2))) slot.start({ ...row, firstAttemptRecorded: true });
     else slot.release();
   }
   return accepted.row;
