@@ -73,12 +73,13 @@ describe('PooledJob', () => {
   });
 
   describe('reserveSlot (a row its caller claims itself)', () => {
-    const job = (source: ReturnType<typeof rows>, done: number[], concurrency = 2) =>
+    /** Two slots and nothing due: every row it works on is one handed to a reserved slot. */
+    const job = (done: number[] = []) =>
       new PooledJob<number>({
         name: 'test',
         idleIntervalMs: 10,
-        concurrency,
-        claim: source.claim,
+        concurrency: 2,
+        claim: rows(0).claim,
         process: async (row) => {
           if (row < 0) throw new Error(`row ${row} broke`);
           done.push(row);
@@ -86,7 +87,7 @@ describe('PooledJob', () => {
       });
 
     it('offers no slot until a worker runs the job in this process, nor after close()', async () => {
-      const pooled = job(rows(0), []);
+      const pooled = job();
       expect(pooled.reserveSlot()).toBeNull();
       expect(await pooled.runOnce()).toBe(0);
       const slot = pooled.reserveSlot();
@@ -134,7 +135,7 @@ describe('PooledJob', () => {
     });
 
     it('refuses to settle a slot twice, and reports a started row that failed through the next run', async () => {
-      const pooled = job(rows(0), []);
+      const pooled = job();
       await pooled.runOnce();
       const slot = pooled.reserveSlot()!;
       slot.start(-1);
@@ -145,7 +146,7 @@ describe('PooledJob', () => {
 
     it('leaves a row started after close() alone (its lease runs out and a claim takes it over)', async () => {
       const done: number[] = [];
-      const pooled = job(rows(0), done);
+      const pooled = job(done);
       await pooled.runOnce();
       const slot = pooled.reserveSlot()!;
       await pooled.close();
