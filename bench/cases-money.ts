@@ -278,8 +278,8 @@ const payoutHot: BenchCase = {
 /**
  * The hot merchant's payouts sent to the bare payout of bench/payout-floor.ts instead of the service:
  * the least contract sections 5, 6, 9 and 12 let any server do for a payout, intake, submission and
- * the bank's callback, on the same parts and a bank simulator of its own. SQLite only. Its rate and its
- * all-in cost say what the hot merchant's line can reach on this machine (docs/benchmarks.md).
+ * the bank's callback, on the same parts and a bank simulator of its own, on the run's store. Its rate
+ * and its all-in cost say what the hot merchant's line can reach on this machine (docs/benchmarks.md).
  */
 const payoutFloorHot: BenchCase = {
   name: 'payout floor, hot merchant (bare)',
@@ -289,7 +289,6 @@ const payoutFloorHot: BenchCase = {
     'journal and writes the payout in one group commit, submits to its own bank simulator and settles from its signed callback.',
   target: { ratio: 0.1, p99Ms: 50 },
   server: 'floor',
-  stores: ['sqlite'],
   diagnostic: true,
   expectedRatio: 0.1,
   async prepare(ctx) {

@@ -12,8 +12,8 @@
 //
 // Run as its own process by bench/run.ts. Environment: PORT; FLOOR_KEYS (a JSON file of the merchants'
 // ids and keys, written by the bench); FLOOR_SQLITE (a database file) or FLOOR_PG_URL with FLOOR_PG_SCHEMA.
-// On SQLite, FLOOR_SIM_URL, FLOOR_SIM_KEY and FLOOR_SIM_SECRET (a bank simulator of its own, calling back
-// here) add the bare payout of bench/payout-floor.ts.
+// FLOOR_SIM_URL, FLOOR_SIM_KEY and FLOOR_SIM_SECRET (a bank simulator of its own, calling back here) add
+// the bare payout of bench/payout-floor.ts, on the same store.
 import fs from 'node:fs';
 import Fastify from 'fastify';
 import SQLite from 'better-sqlite3';
@@ -125,10 +125,12 @@ app.post(PATH, async (request, reply) => {
   return balance ? { code: '200', message: 'SUCCESS', data: balance } : reply.code(400).send({ code: '400', message: 'VALIDATION_ERROR', data: null });
 });
 app.get('/healthz', async () => ({ status: 'ok' }));
-if (process.env.FLOOR_SIM_URL && process.env.FLOOR_SQLITE) {
+if (process.env.FLOOR_SIM_URL) {
   const { payoutFloor } = await import('./payout-floor.js');
-  payoutFloor(app, {
-    file: process.env.FLOOR_SQLITE,
+  await payoutFloor(app, {
+    store: process.env.FLOOR_PG_URL
+      ? { kind: 'postgres', url: process.env.FLOOR_PG_URL, schema: process.env.FLOOR_PG_SCHEMA! }
+      : { kind: 'sqlite', file: process.env.FLOOR_SQLITE! },
     verifiers,
     simulator: { url: process.env.FLOOR_SIM_URL, key: process.env.FLOOR_SIM_KEY!, callbackSecret: process.env.FLOOR_SIM_SECRET! },
   });

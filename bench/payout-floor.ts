@@ -1,9 +1,9 @@
 // The floor of a payout: the least contract sections 5, 6, 9 and 12 let any server do for a signed
 // `payout/initiate` and for the bank's notification of its outcome, written bare on the service's parts
-// (Fastify, node:crypto through the SDK's verifiers, better-sqlite3 in WAL with synchronous=FULL, undici
-// to the bank simulator, the simulator itself in its own process). bench/floor-server.ts mounts it on
-// SQLite, beside the bare signed read, and the case `payout floor, hot merchant (bare)` sends it the
-// hot-merchant payouts of bench/cases-money.ts.
+// (Fastify, node:crypto through the SDK's verifiers, better-sqlite3 in WAL with synchronous=FULL or
+// node-postgres with synchronous_commit=on, undici to the bank simulator, the simulator itself in its own
+// process). bench/floor-server.ts mounts it beside the bare signed read, on the run's store, and the case
+// `payout floor, hot merchant (bare)` sends it the hot-merchant payouts of bench/cases-money.ts.
 //
 // A payout, all of it:
 // - intake: headers, Timestamp window, signature; then, in one transaction shared by every request that
@@ -20,8 +20,13 @@
 // Processing write, no polling, no retries, no idempotent replay (a repeated signature is refused), no
 // approvals, limits, fees table, rate limit, webhooks, events, audit, metrics or logging, the balance
 // rows keyed by text, three indexes on the payout row where the service keeps six.
+//
+// On PostgreSQL a group is not a transaction of one statement per request (each a round trip, as the
+// service's write group runs them) but one statement for all its intakes and one for all its outcomes,
+// each its own transaction: a round trip and a commit each, whatever the group's size. See postgresBooks.
 import crypto, { timingSafeEqual } from 'node:crypto';
 import SQLite from 'better-sqlite3';
+import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { Agent, request } from 'undici';
 import { GroupBatch } from '../src/core/group-batch.js';
@@ -36,9 +41,11 @@ const FEE_MINOR = 500n;
 export const FLOOR_FUNDING_MINOR = 10n ** 13n;
 const MAX_UNITS_PER_GROUP = 512;
 
+/** The floor server's database; its `used_signatures` table (created there) holds the payouts' signatures too. */
+export type FloorStoreOptions = { readonly kind: 'sqlite'; readonly file: string } | { readonly kind: 'postgres'; readonly url: string; readonly schema: string };
+
 export interface PayoutFloorOptions {
-  /** The floor server's database: its `used_signatures` table (created there) holds the payouts' signatures too. */
-  readonly file: string;
+  readonly store: FloorStoreOptions;
   readonly verifiers: ReadonlyMap<string, Verifier>;
   readonly simulator: { readonly url: string; readonly key: string; readonly callbackSecret: string };
 }
@@ -73,28 +80,34 @@ class Refusal extends Error {
   }
 }
 
-const SCHEMA = [
-  'CREATE TABLE floor_accounts (id TEXT PRIMARY KEY, balance_minor INTEGER NOT NULL)',
-  'CREATE TABLE floor_entries (id INTEGER PRIMARY KEY, ref TEXT NOT NULL, kind TEXT NOT NULL, UNIQUE (ref, kind))',
-  'CREATE TABLE floor_postings (entry_id INTEGER NOT NULL, account_id TEXT NOT NULL, amount_minor INTEGER NOT NULL)',
+/** The floor's tables, with the store's 64-bit integer and its generated key. */
+const schemaOf = (integer: string, generatedKey: string): string[] => [
+  `CREATE TABLE floor_accounts (id TEXT PRIMARY KEY, balance_minor ${integer} NOT NULL)`,
+  `CREATE TABLE floor_entries (id ${generatedKey}, ref TEXT NOT NULL, kind TEXT NOT NULL, UNIQUE (ref, kind))`,
+  `CREATE TABLE floor_postings (entry_id ${integer} NOT NULL, account_id TEXT NOT NULL, amount_minor ${integer} NOT NULL)`,
   `CREATE TABLE floor_payouts (transaction_ref TEXT PRIMARY KEY, merchant_id TEXT NOT NULL, merchant_ref TEXT NOT NULL, currency TEXT NOT NULL,
-    amount_minor INTEGER NOT NULL, fee_minor INTEGER NOT NULL, bank_code TEXT NOT NULL, account TEXT NOT NULL, name TEXT NOT NULL,
-    status TEXT NOT NULL, submit_attempts INTEGER NOT NULL, upstream_ref TEXT, created_at_ms INTEGER NOT NULL, updated_at_ms INTEGER NOT NULL,
+    amount_minor ${integer} NOT NULL, fee_minor ${integer} NOT NULL, bank_code TEXT NOT NULL, account TEXT NOT NULL, name TEXT NOT NULL,
+    status TEXT NOT NULL, submit_attempts ${integer} NOT NULL, upstream_ref TEXT, created_at_ms ${integer} NOT NULL, updated_at_ms ${integer} NOT NULL,
     UNIQUE (merchant_id, merchant_ref))`,
   'CREATE INDEX floor_payouts_status ON floor_payouts (status, updated_at_ms)',
 ];
 
+/** Writes a group of units and answers each, in order. */
+interface FloorBooks {
+  write(units: readonly (Intake | Outcome)[]): Answer[] | Promise<Answer[]>;
+}
+
 const available = (merchantId: string, currency: string): string => `${merchantId}:${currency}:available`;
 const reserved = (merchantId: string, currency: string): string => `${merchantId}:${currency}:reserved`;
 
-/** The floor's books: every statement prepared once, every group one immediate transaction. */
-function books(file: string, merchantIds: readonly string[]) {
+/** The floor's books on SQLite: every statement prepared once, every group one immediate transaction. */
+function sqliteBooks(file: string, merchantIds: readonly string[]): FloorBooks {
   const db = new SQLite(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('busy_timeout = 5000');
   db.defaultSafeIntegers(true);
-  for (const statement of SCHEMA) db.exec(statement);
+  for (const statement of schemaOf('INTEGER', 'INTEGER PRIMARY KEY')) db.exec(statement);
   const claim = db.prepare("INSERT INTO used_signatures (signature_hash, merchant_id, expires_at_ms, path, path_effect) VALUES (?, ?, ?, ?, 'write') ON CONFLICT DO NOTHING");
   const debit = db.prepare('UPDATE floor_accounts SET balance_minor = balance_minor - ? WHERE id = ? AND balance_minor >= ?');
   const credit = db.prepare(
@@ -126,8 +139,8 @@ function books(file: string, merchantIds: readonly string[]) {
   })();
 
   const intake = (unit: Intake, nowMs: number): Answer => {
+    const transactionRef = newTransactionRef();
     if (claim.run(unit.claimHash, unit.merchantId, unit.expiresAtMs, PATH).changes === 0) return { ok: false, why: 'SIGNATURE_REUSED' };
-    const transactionRef = `fp_${crypto.randomUUID()}`;
     const total = unit.amountMinor + FEE_MINOR;
     const from = available(unit.merchantId, unit.currency);
     const to = reserved(unit.merchantId, unit.currency);
@@ -175,7 +188,181 @@ function books(file: string, merchantIds: readonly string[]) {
       }
     });
   });
-  return { db, write: (units: readonly (Intake | Outcome)[]) => group.immediate(units) };
+  return { write: (units) => group.immediate(units) };
+}
+
+const newTransactionRef = (): string => `fp_${crypto.randomUUID()}`;
+
+/**
+ * A group's intakes in one statement: each request's signature record; the payouts whose merchantRef is
+ * free; of those, per balance in arrival order, the ones the balance covers (a running sum, so in a group
+ * a request the balance cannot cover also refuses the later ones of that balance that a serial order might
+ * have let through: never the case in the bench, whose merchants are funded for ten million payouts); the
+ * guarded debit (the same check again on the locked row, and nothing for that balance if it fails); the
+ * reserved balance, the payout rows and the journal entries with their postings. One row per request.
+ */
+const PG_INTAKE = `
+WITH u AS (
+  SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::text[], $9::text[], $10::text[])
+    WITH ORDINALITY AS u(hash, merchant_id, expires_at_ms, transaction_ref, merchant_ref, currency, amount_minor, bank_code, account, name, ord)
+),
+claimed AS (
+  INSERT INTO used_signatures (signature_hash, merchant_id, expires_at_ms, path, path_effect)
+  SELECT hash, merchant_id, expires_at_ms, $13, 'write' FROM u ON CONFLICT DO NOTHING RETURNING signature_hash
+),
+fresh AS (
+  SELECT u.*, u.amount_minor + $11::bigint AS total,
+    u.merchant_id || ':' || u.currency || ':available' AS from_id, u.merchant_id || ':' || u.currency || ':reserved' AS to_id
+  FROM u JOIN claimed c ON c.signature_hash = u.hash
+  WHERE NOT EXISTS (SELECT 1 FROM floor_payouts p WHERE p.merchant_id = u.merchant_id AND p.merchant_ref = u.merchant_ref)
+),
+covered AS (
+  SELECT f.* FROM (SELECT fresh.*, sum(total) OVER (PARTITION BY from_id ORDER BY ord) AS running FROM fresh) f
+  JOIN floor_accounts a ON a.id = f.from_id WHERE f.running <= a.balance_minor
+),
+debited AS (
+  UPDATE floor_accounts a SET balance_minor = a.balance_minor - d.total
+  FROM (SELECT from_id, sum(total) AS total FROM covered GROUP BY from_id) d
+  WHERE a.id = d.from_id AND a.balance_minor >= d.total RETURNING a.id
+),
+accepted AS (SELECT covered.* FROM covered JOIN debited ON debited.id = covered.from_id),
+reserved AS (
+  INSERT INTO floor_accounts (id, balance_minor) SELECT to_id, sum(total) FROM accepted GROUP BY to_id
+  ON CONFLICT (id) DO UPDATE SET balance_minor = floor_accounts.balance_minor + excluded.balance_minor
+),
+payouts AS (
+  INSERT INTO floor_payouts (transaction_ref, merchant_id, merchant_ref, currency, amount_minor, fee_minor, bank_code, account, name, status,
+    submit_attempts, created_at_ms, updated_at_ms)
+  SELECT transaction_ref, merchant_id, merchant_ref, currency, amount_minor, $11, bank_code, account, name, 'Submitted', 1, $12, $12 FROM accepted
+),
+entries AS (INSERT INTO floor_entries (ref, kind) SELECT transaction_ref, 'reserve' FROM accepted RETURNING id, ref),
+postings AS (
+  INSERT INTO floor_postings (entry_id, account_id, amount_minor)
+  SELECT e.id, m.account_id, m.amount_minor FROM entries e JOIN accepted a ON a.transaction_ref = e.ref
+  CROSS JOIN LATERAL (VALUES (a.from_id, -a.total), (a.to_id, a.total)) AS m(account_id, amount_minor)
+)
+SELECT c.signature_hash IS NOT NULL AS claimed, f.ord IS NOT NULL AS fresh, a.ord IS NOT NULL AS accepted
+FROM u LEFT JOIN claimed c ON c.signature_hash = u.hash LEFT JOIN fresh f ON f.ord = u.ord LEFT JOIN accepted a ON a.ord = u.ord
+ORDER BY u.ord`;
+
+/**
+ * A group's outcomes in one statement: the payouts still Submitted take their final status, and each its
+ * journal entry (settled: reserved to the bank and the fee; failed: back to available) with the balances.
+ * Answers the payouts it finished.
+ */
+const PG_OUTCOME = `
+WITH u AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) AS u(transaction_ref, status, upstream_ref)),
+done AS (
+  UPDATE floor_payouts p SET status = u.status, upstream_ref = u.upstream_ref, updated_at_ms = $4
+  FROM u WHERE p.transaction_ref = u.transaction_ref AND p.status = 'Submitted'
+  RETURNING p.transaction_ref, p.merchant_id, p.currency, p.amount_minor, p.fee_minor, p.status
+),
+moves AS (
+  SELECT d.transaction_ref, m.account_id, m.amount_minor FROM done d CROSS JOIN LATERAL (VALUES
+    (d.merchant_id || ':' || d.currency || ':reserved', -(d.amount_minor + d.fee_minor), true),
+    ('upstream:' || d.currency, d.amount_minor, d.status = 'Success'),
+    ('fees:' || d.currency, d.fee_minor, d.status = 'Success'),
+    (d.merchant_id || ':' || d.currency || ':available', d.amount_minor + d.fee_minor, d.status = 'Failed')
+  ) AS m(account_id, amount_minor, applies) WHERE m.applies
+),
+balances AS (
+  INSERT INTO floor_accounts (id, balance_minor) SELECT account_id, sum(amount_minor) FROM moves GROUP BY account_id
+  ON CONFLICT (id) DO UPDATE SET balance_minor = floor_accounts.balance_minor + excluded.balance_minor
+),
+entries AS (
+  INSERT INTO floor_entries (ref, kind) SELECT transaction_ref, CASE status WHEN 'Success' THEN 'settle' ELSE 'release' END FROM done RETURNING id, ref
+),
+postings AS (
+  INSERT INTO floor_postings (entry_id, account_id, amount_minor) SELECT e.id, m.account_id, m.amount_minor FROM entries e JOIN moves m ON m.transaction_ref = e.ref
+)
+SELECT transaction_ref FROM done`;
+
+/**
+ * The floor's books on PostgreSQL: one connection (the group's chain, as the service's write group has
+ * one), both statements prepared once by name, each its own transaction (a round trip and a commit).
+ * Intakes and outcomes of one group run one after the other on that connection, so they never wait on
+ * each other's locks. Within a group a second request with the same signature or merchantRef is refused
+ * before the statement (its signature is then not recorded: the first one's is), and a repeated
+ * notification changes nothing.
+ */
+async function postgresBooks(url: string, schema: string, merchantIds: readonly string[]): Promise<FloorBooks> {
+  const client = new pg.Client({ connectionString: url, options: `-c search_path=${schema} -c synchronous_commit=on` });
+  await client.connect();
+  for (const statement of schemaOf('BIGINT', 'BIGSERIAL PRIMARY KEY')) await client.query(statement);
+  await client.query('BEGIN');
+  for (const merchantId of merchantIds) {
+    const to = available(merchantId, 'IDR');
+    await client.query(
+      `INSERT INTO floor_accounts (id, balance_minor) VALUES ('funding:IDR', -$1::bigint), ($2, $1::bigint)
+        ON CONFLICT (id) DO UPDATE SET balance_minor = floor_accounts.balance_minor + excluded.balance_minor`,
+      [String(FLOOR_FUNDING_MINOR), to],
+    );
+    await client.query(
+      `WITH e AS (INSERT INTO floor_entries (ref, kind) VALUES ($1, 'fund') RETURNING id)
+        INSERT INTO floor_postings (entry_id, account_id, amount_minor) SELECT id, 'funding:IDR', -$3::bigint FROM e UNION ALL SELECT id, $2, $3::bigint FROM e`,
+      [`fund-${merchantId}`, to, String(FLOOR_FUNDING_MINOR)],
+    );
+  }
+  await client.query('COMMIT');
+
+  const intakes = async (units: readonly Intake[], nowMs: number): Promise<Answer[]> => {
+    const refs = units.map(newTransactionRef);
+    const column = <K extends keyof Intake>(key: K): unknown[] => units.map((unit) => (typeof unit[key] === 'bigint' ? String(unit[key]) : unit[key]));
+    const result = await client.query<{ claimed: boolean; fresh: boolean; accepted: boolean }>({
+      name: 'floor-intake',
+      text: PG_INTAKE,
+      values: [
+        column('claimHash'), column('merchantId'), column('expiresAtMs'), refs, column('merchantRef'), column('currency'), column('amountMinor'),
+        column('bankCode'), column('account'), column('name'), String(FEE_MINOR), nowMs, PATH,
+      ],
+    });
+    return result.rows.map((row, i): Answer => {
+      if (!row.claimed) return { ok: false, why: 'SIGNATURE_REUSED' };
+      if (!row.fresh) return { ok: false, why: 'DUPLICATE_MERCHANT_REF' };
+      return row.accepted ? { ok: true, transactionRef: refs[i]! } : { ok: false, why: 'INSUFFICIENT_BALANCE' };
+    });
+  };
+
+  const outcomes = async (units: readonly Outcome[], nowMs: number): Promise<Answer[]> => {
+    const result = await client.query<{ transaction_ref: string }>({
+      name: 'floor-outcome',
+      text: PG_OUTCOME,
+      values: [
+        units.map((unit) => unit.transactionRef),
+        units.map((unit) => (unit.status === 'SUCCESS' ? 'Success' : 'Failed')),
+        units.map((unit) => unit.upstreamRef),
+        nowMs,
+      ],
+    });
+    const done = new Set(result.rows.map((row) => row.transaction_ref));
+    return units.map((unit): Answer => (done.has(unit.transactionRef) ? { ok: true, transactionRef: unit.transactionRef } : { ok: false, why: 'NOT_PENDING' }));
+  };
+
+  return {
+    async write(units) {
+      const nowMs = Date.now();
+      const answers: Answer[] = new Array(units.length);
+      const intake: { unit: Intake; at: number }[] = [];
+      const outcome: { unit: Outcome; at: number }[] = [];
+      const seen = new Set<string>();
+      units.forEach((unit, at) => {
+        if (unit.kind === 'outcome') {
+          if (seen.has(`o:${unit.transactionRef}`)) answers[at] = { ok: false, why: 'NOT_PENDING' };
+          else outcome.push({ unit, at });
+          seen.add(`o:${unit.transactionRef}`);
+          return;
+        }
+        const ref = `r:${unit.merchantId}:${unit.merchantRef}`;
+        if (seen.has(`s:${unit.claimHash}`)) answers[at] = { ok: false, why: 'SIGNATURE_REUSED' };
+        else if (seen.has(ref)) answers[at] = { ok: false, why: 'DUPLICATE_MERCHANT_REF' };
+        else intake.push({ unit, at });
+        seen.add(`s:${unit.claimHash}`).add(ref);
+      });
+      if (intake.length > 0) (await intakes(intake.map((x) => x.unit), nowMs)).forEach((answer, i) => (answers[intake[i]!.at] = answer));
+      if (outcome.length > 0) (await outcomes(outcome.map((x) => x.unit), nowMs)).forEach((answer, i) => (answers[outcome[i]!.at] = answer));
+      return answers;
+    },
+  };
 }
 
 function text(value: unknown, max: number): string | null {
@@ -183,9 +370,10 @@ function text(value: unknown, max: number): string | null {
 }
 
 /** Mounts the payout route and the bank's callback route on `app`. */
-export function payoutFloor(app: FastifyInstance, options: PayoutFloorOptions): void {
-  const { simulator } = options;
-  const ledger = books(options.file, [...options.verifiers.keys()]);
+export async function payoutFloor(app: FastifyInstance, options: PayoutFloorOptions): Promise<void> {
+  const { simulator, store } = options;
+  const merchantIds = [...options.verifiers.keys()];
+  const ledger = store.kind === 'sqlite' ? sqliteBooks(store.file, merchantIds) : await postgresBooks(store.url, store.schema, merchantIds);
   const writes = new GroupBatch<Intake | Outcome, Answer>(MAX_UNITS_PER_GROUP, async (units) => ledger.write(units));
   const bank = new Agent({ connections: 64, keepAliveTimeout: 10_000 });
 

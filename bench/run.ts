@@ -220,7 +220,7 @@ interface Servers {
   readonly floor?: RunningProcess;
   /** The bank simulator's own process: watched so its CPU is neither the service's nor "other processes". */
   readonly simulator: RunningProcess;
-  /** The floor's own bank simulator (SQLite runs), which the bare payout submits to. */
+  /** The floor's own bank simulator, which the bare payout submits to. */
   readonly floorSimulator?: RunningProcess;
 }
 
@@ -686,7 +686,7 @@ async function runStore(store: StoreKind, settings: Settings, signer: RequestSig
       floor = await startFloorServer(store, ctx.merchants, settings.profile ? [`--inspect=127.0.0.1:${floorInspectPort}`] : []);
       floorProfiler = settings.profile ? await InspectorProfiler.connect(floorInspectPort) : null;
     }
-    const servers: Servers = { service, noop, simulator: service.simulator, ...(floor ? { floor } : {}), ...(floor?.simulator ? { floorSimulator: floor.simulator } : {}) };
+    const servers: Servers = { service, noop, simulator: service.simulator, ...(floor ? { floor } : {}), ...(floor ? { floorSimulator: floor.simulator } : {}) };
     const main: Target = { ctx, servers, profiler };
     const { result: reference } = await runCase(NOOP_CASE, main, settings, signer, 0, null);
     reference.notes.push(...machineNotes(reference.serverCpuUsPerRequest));

@@ -369,21 +369,29 @@ export const startNoopServer = (): Promise<BenchServer> => startBenchServer('noo
 
 /**
  * Starts bench/floor-server.ts (the bare signed read) for `merchants`, on its own SQLite file or its own
- * PostgreSQL schema (dropped at clean-up), and waits for its /healthz. On SQLite it also gets a bank
+ * PostgreSQL schema (dropped at clean-up; `schema`), and waits for its /healthz. It also gets a bank
  * simulator of its own, calling back to it, for the bare payout (bench/payout-floor.ts): `simulator`.
  */
 export async function startFloorServer(
   store: StoreKind,
   merchants: readonly { id: string; key: MerchantKey }[],
   nodeArgs: string[] = [],
-): Promise<BenchServer & { readonly simulator: RunningProcess | null }> {
+): Promise<BenchServer & { readonly simulator: RunningProcess; readonly schema: string | null }> {
   const schema = store === 'postgres' ? `bench_floor_${crypto.randomBytes(6).toString('hex')}` : null;
   const port = await freePort();
-  const simulatorDir = store === 'sqlite' ? fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-bench-floor-bank-')) : null;
-  const simulator = simulatorDir === null ? null : await startSimulatorProcess(simulatorDir, port);
+  const simulatorDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-bench-floor-bank-'));
+  const simulator = await startSimulatorProcess(simulatorDir, port).catch((error: unknown) => {
+    fs.rmSync(simulatorDir, { recursive: true, force: true });
+    throw error;
+  });
   const stopSimulator = async (): Promise<void> => {
-    await simulator?.handle.stop(1000);
-    if (simulatorDir) fs.rmSync(simulatorDir, { recursive: true, force: true });
+    await simulator.handle.stop(1000);
+    fs.rmSync(simulatorDir, { recursive: true, force: true });
+  };
+  const bank = {
+    FLOOR_SIM_URL: simulator.env.SIMULATOR_URL!,
+    FLOOR_SIM_KEY: simulator.key,
+    FLOOR_SIM_SECRET: simulator.callbackSecret,
   };
   let server: BenchServer;
   try {
@@ -393,14 +401,8 @@ export async function startFloorServer(
       (dir): Record<string, string> => {
         const keysFile = path.join(dir, 'keys.json');
         fs.writeFileSync(keysFile, JSON.stringify(merchants.map((m) => ({ id: m.id, key: m.key }))), { mode: 0o600 });
-        if (schema !== null) return { FLOOR_KEYS: keysFile, FLOOR_PG_URL: BENCH_PG_URL, FLOOR_PG_SCHEMA: schema };
-        return {
-          FLOOR_KEYS: keysFile,
-          FLOOR_SQLITE: path.join(dir, 'floor.sqlite'),
-          FLOOR_SIM_URL: simulator!.env.SIMULATOR_URL!,
-          FLOOR_SIM_KEY: simulator!.key,
-          FLOOR_SIM_SECRET: simulator!.callbackSecret,
-        };
+        if (schema !== null) return { FLOOR_KEYS: keysFile, FLOOR_PG_URL: BENCH_PG_URL, FLOOR_PG_SCHEMA: schema, ...bank };
+        return { FLOOR_KEYS: keysFile, FLOOR_SQLITE: path.join(dir, 'floor.sqlite'), ...bank };
       },
       nodeArgs,
       port,
@@ -411,11 +413,12 @@ export async function startFloorServer(
   }
   return {
     ...server,
-    simulator: simulator?.handle ?? null,
+    schema,
+    simulator: simulator.handle,
     // As the service's: the bank outlives the floor, then stops.
     stop: async (graceMs?: number) => {
       await server.stop(graceMs);
-      await simulator?.handle.stop(graceMs);
+      await simulator.handle.stop(graceMs);
     },
     cleanup: async () => {
       await server.cleanup();

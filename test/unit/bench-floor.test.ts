@@ -5,10 +5,11 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signRequest, type MerchantKey } from '../../sdk/src/signing.js';
-import { startFloorServer, type BenchServer } from '../../bench/service.js';
-import { usingPostgres } from '../helpers/store.js';
+import { startFloorServer } from '../../bench/service.js';
+import { TEST_PG_URL, usingPostgres } from '../helpers/store.js';
 
 const rsaKey: MerchantKey = {
   type: 'RSA-SHA512',
@@ -20,10 +21,10 @@ const merchants = [
   { id: 'mch_floorHmac', key: hmacKey },
 ];
 
-let floor: BenchServer;
+let floor: Awaited<ReturnType<typeof startFloorServer>>;
 
 beforeAll(async () => {
-  // On SQLite the floor's bank simulator runs compiled, so the first start builds the project.
+  // The floor's bank simulator runs compiled, so the first start builds the project.
   floor = await startFloorServer(usingPostgres() ? 'postgres' : 'sqlite', merchants);
 }, 120_000);
 
@@ -76,11 +77,38 @@ describe('the bare signed read of the bench', () => {
   });
 });
 
-// The bare payout (bench/payout-floor.ts) is the floor the payout lines are measured against, on SQLite
-// only: it must take a payout, reserve it in a balanced journal, send it to its own bank simulator and
-// settle it from the bank's signed callback, and refuse what would overdraw or forge an outcome.
-describe.skipIf(usingPostgres())('the bare payout of the bench', () => {
-  const ledger = () => new SQLite(path.join(path.dirname(floor.logFile), 'floor.sqlite'), { readonly: true });
+// The bare payout (bench/payout-floor.ts) is the floor the payout lines are measured against, on the
+// suite's store: it must take a payout, reserve it in a balanced journal, send it to its own bank
+// simulator and settle it from the bank's signed callback, and refuse what would overdraw or forge an
+// outcome.
+describe('the bare payout of the bench', () => {
+  /** One query on the floor's own database (its SQLite file, or its PostgreSQL schema), `?` for parameters. */
+  const query = async (sql: string, ...params: unknown[]): Promise<Record<string, unknown>[]> => {
+    const schema = floor.schema;
+    if (schema === null) {
+      const db = new SQLite(path.join(path.dirname(floor.logFile), 'floor.sqlite'), { readonly: true });
+      try {
+        return db.prepare(sql).all(...params) as Record<string, unknown>[];
+      } finally {
+        db.close();
+      }
+    }
+    const client = new pg.Client({ connectionString: TEST_PG_URL, options: `-c search_path=${schema}` });
+    await client.connect();
+    try {
+      let n = 0;
+      return (await client.query(sql.replace(/\?/g, () => `$${++n}`), params)).rows;
+    } finally {
+      await client.end();
+    }
+  };
+  /** The one row's one column, as a number (PostgreSQL answers bigint and count as text). */
+  const scalar = async (sql: string, ...params: unknown[]): Promise<unknown> => {
+    const rows = await query(sql, ...params);
+    expect(rows).toHaveLength(1);
+    const value = Object.values(rows[0]!)[0];
+    return typeof value === 'string' && /^-?[0-9]+$/.test(value) ? Number(value) : typeof value === 'bigint' ? Number(value) : value;
+  };
   const payout = (merchant: (typeof merchants)[number], merchantRef: string, amount: number): Signed =>
     signed(merchant, JSON.stringify({ merchantRef, currency: 'IDR', method: 'TRANSFER', amount, bankCode: '00014', name: 'Floor Test', account: '8800123459', phone: '6281234567890', email: 'f@example.com' }));
   const post = async (request: Signed, route = '/v1/api/payout/initiate'): Promise<{ status: number; json: any }> => {
@@ -92,39 +120,48 @@ describe.skipIf(usingPostgres())('the bare payout of the bench', () => {
     const answer = await post(payout(merchants[0]!, 'fp-1', 10_000));
     expect(answer).toMatchObject({ status: 200, json: { code: '200', data: { merchantRef: 'fp-1', status: 'Processing' } } });
     const ref: string = answer.json.data.transactionRef;
-    const db = ledger();
-    try {
-      expect(db.prepare('SELECT status, submit_attempts FROM floor_payouts WHERE transaction_ref = ?').get(ref)).toEqual({ status: 'Submitted', submit_attempts: 1 });
-      // The simulator settles after its delay (3 s) and calls back.
-      let status = 'Submitted';
-      for (let waited = 0; status === 'Submitted' && waited < 20_000; waited += 200) {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        status = (db.prepare('SELECT status FROM floor_payouts WHERE transaction_ref = ?').get(ref) as { status: string }).status;
-      }
-      expect(status).toBe('Success');
-      const balance = (id: string): number => (db.prepare('SELECT balance_minor AS b FROM floor_accounts WHERE id = ?').get(id) as { b: number }).b;
-      expect(balance(`${merchants[0]!.id}:IDR:reserved`)).toBe(0);
-      expect(balance(`upstream:IDR`)).toBe(1_000_000);
-      expect(balance(`fees:IDR`)).toBe(500);
-      expect(db.prepare('SELECT count(*) AS n FROM (SELECT entry_id FROM floor_postings GROUP BY entry_id HAVING sum(amount_minor) <> 0)').get()).toEqual({ n: 0 });
-      const drift = db.prepare('SELECT count(*) AS n FROM floor_accounts a WHERE a.balance_minor <> (SELECT coalesce(sum(amount_minor), 0) FROM floor_postings p WHERE p.account_id = a.id)').get();
-      expect(drift).toEqual({ n: 0 });
-    } finally {
-      db.close();
+    expect(await scalar('SELECT submit_attempts FROM floor_payouts WHERE transaction_ref = ?', ref)).toBe(1);
+    // The simulator settles after its delay (3 s) and calls back.
+    let status = await scalar('SELECT status FROM floor_payouts WHERE transaction_ref = ?', ref);
+    expect(status).toBe('Submitted');
+    for (let waited = 0; status === 'Submitted' && waited < 20_000; waited += 200) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      status = await scalar('SELECT status FROM floor_payouts WHERE transaction_ref = ?', ref);
     }
+    expect(status).toBe('Success');
+    const balance = (id: string): Promise<unknown> => scalar('SELECT balance_minor FROM floor_accounts WHERE id = ?', id);
+    expect(await balance(`${merchants[0]!.id}:IDR:reserved`)).toBe(0);
+    expect(await balance(`${merchants[0]!.id}:IDR:available`)).toBe(1e13 - 1_000_500);
+    expect(await balance(`upstream:IDR`)).toBe(1_000_000);
+    expect(await balance(`fees:IDR`)).toBe(500);
+    expect(await scalar('SELECT count(*) FROM (SELECT entry_id FROM floor_postings GROUP BY entry_id HAVING sum(amount_minor) <> 0) AS unbalanced')).toBe(0);
+    const drift = await scalar('SELECT count(*) FROM floor_accounts a WHERE a.balance_minor <> (SELECT coalesce(sum(amount_minor), 0) FROM floor_postings p WHERE p.account_id = a.id)');
+    expect(drift).toBe(0);
   }, 30_000);
 
-  it('refuses an overdraft and a repeated signature, and writes no payout for either', async () => {
+  it('refuses an overdraft, a repeated signature and a taken merchantRef, and writes no payout for any', async () => {
     expect(await post(payout(merchants[1]!, 'fp-big', 2e11))).toMatchObject({ status: 422, json: { message: 'INSUFFICIENT_BALANCE' } });
     const once = payout(merchants[1]!, 'fp-2', 5_000);
     expect((await post(once)).status).toBe(200);
     expect(await post(once)).toMatchObject({ status: 401, json: { message: 'SIGNATURE_REUSED' } });
-    const db = ledger();
-    try {
-      expect(db.prepare("SELECT merchant_ref FROM floor_payouts WHERE merchant_id = ? ORDER BY merchant_ref").all(merchants[1]!.id)).toEqual([{ merchant_ref: 'fp-2' }]);
-    } finally {
-      db.close();
-    }
+    expect(await post(payout(merchants[1]!, 'fp-2', 7_000))).toMatchObject({ status: 409, json: { message: 'DUPLICATE_MERCHANT_REF' } });
+    expect(await query('SELECT merchant_ref FROM floor_payouts WHERE merchant_id = ? ORDER BY merchant_ref', merchants[1]!.id)).toEqual([{ merchant_ref: 'fp-2' }]);
+    expect(await scalar('SELECT balance_minor FROM floor_accounts WHERE id = ?', `${merchants[1]!.id}:IDR:reserved`)).toBe(500_500);
+  });
+
+  it('takes requests that arrive together in one group, each answered for itself', async () => {
+    // Twenty at once: the first ones fill a group, the rest wait for the next (bench/payout-floor.ts).
+    const requests = Array.from({ length: 20 }, (_, i) => payout(merchants[i % 2]!, `fp-burst-${i}`, 1_000 + i));
+    const twin = requests[3]!;
+    const answers = await Promise.all([...requests, twin].map((request) => post(request)));
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses.filter((s) => s === 200)).toHaveLength(20);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(1);
+    const refs = new Set(answers.filter((a) => a.status === 200).map((a) => a.json.data.transactionRef));
+    expect(refs.size).toBe(20);
+    expect(await scalar("SELECT count(*) FROM floor_payouts WHERE merchant_ref LIKE 'fp-burst-%'")).toBe(20);
+    expect(await scalar("SELECT count(*) FROM floor_entries WHERE kind = 'reserve' AND ref IN (SELECT transaction_ref FROM floor_payouts WHERE merchant_ref LIKE 'fp-burst-%')")).toBe(20);
+    expect(await scalar('SELECT count(*) FROM (SELECT entry_id FROM floor_postings GROUP BY entry_id HAVING sum(amount_minor) <> 0) AS unbalanced')).toBe(0);
   });
 
   it('refuses a callback whose signature does not verify, and changes nothing', async () => {
@@ -134,11 +171,6 @@ describe.skipIf(usingPostgres())('the bare payout of the bench', () => {
     const timestamp = String(Math.floor(Date.now() / 1000));
     const forged = { body, headers: { 'content-type': 'application/json', 'x-sim-timestamp': timestamp, 'x-sim-signature': `sha256=${'0'.repeat(64)}` } };
     expect((await post(forged, '/v1/callbacks/simulator')).status).toBe(401);
-    const db = ledger();
-    try {
-      expect(db.prepare('SELECT status FROM floor_payouts WHERE transaction_ref = ?').get(ref)).toEqual({ status: 'Submitted' });
-    } finally {
-      db.close();
-    }
+    expect(await scalar('SELECT status FROM floor_payouts WHERE transaction_ref = ?', ref)).toBe('Submitted');
   });
 });
