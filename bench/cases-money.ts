@@ -172,6 +172,25 @@ const paymentInitiate: BenchCase = {
   finish: retireLeftoverPayments,
 };
 
+/**
+ * The same requests sent to the bare payment of bench/payment-floor.ts instead of the service: the least
+ * a server does for a payment (signature, one-time record and payment row group-committed, the
+ * collection requested from a bank simulator of its own and its answer written back), on the run's
+ * store. Its rate and all-in cost say what `payment/initiate`'s line can reach on this machine.
+ */
+const paymentFloorCase: BenchCase = {
+  name: 'payment floor (bare)',
+  allIn: true,
+  description:
+    'The payment/initiate requests sent to a bare server that only verifies, records the signature and writes the payment row in one group commit, ' +
+    'then requests the collection from its own bank simulator and writes the answer back, group-committed the same way.',
+  target: { ratio: 0.25, p99Ms: 20 },
+  server: 'floor',
+  diagnostic: true,
+  expectedRatio: 0.25,
+  prepare: paymentInitiate.prepare,
+};
+
 const STATUS_PAYMENTS = 1000;
 
 const paymentStatus: BenchCase = {
@@ -516,6 +535,6 @@ const webhookDispatch: BenchCase = {
   },
 };
 
-export const MONEY_CASES: readonly BenchCase[] = [paymentInitiate, paymentStatus, payoutSpread, payoutFloorHot, payoutHot, ledgerHot, webhookDispatch];
+export const MONEY_CASES: readonly BenchCase[] = [paymentFloorCase, paymentInitiate, paymentStatus, payoutSpread, payoutFloorHot, payoutHot, ledgerHot, webhookDispatch];
 
 export type { RequestTemplate };

@@ -13,7 +13,7 @@
 // Run as its own process by bench/run.ts. Environment: PORT; FLOOR_KEYS (a JSON file of the merchants'
 // ids and keys, written by the bench); FLOOR_SQLITE (a database file) or FLOOR_PG_URL with FLOOR_PG_SCHEMA.
 // FLOOR_SIM_URL, FLOOR_SIM_KEY and FLOOR_SIM_SECRET (a bank simulator of its own, calling back here) add
-// the bare payout of bench/payout-floor.ts, on the same store.
+// the bare payout of bench/payout-floor.ts and the bare payment of bench/payment-floor.ts, on the same store.
 import fs from 'node:fs';
 import Fastify from 'fastify';
 import SQLite from 'better-sqlite3';
@@ -126,14 +126,13 @@ app.post(PATH, async (request, reply) => {
 });
 app.get('/healthz', async () => ({ status: 'ok' }));
 if (process.env.FLOOR_SIM_URL) {
-  const { payoutFloor } = await import('./payout-floor.js');
-  await payoutFloor(app, {
-    store: process.env.FLOOR_PG_URL
-      ? { kind: 'postgres', url: process.env.FLOOR_PG_URL, schema: process.env.FLOOR_PG_SCHEMA! }
-      : { kind: 'sqlite', file: process.env.FLOOR_SQLITE! },
-    verifiers,
-    simulator: { url: process.env.FLOOR_SIM_URL, key: process.env.FLOOR_SIM_KEY!, callbackSecret: process.env.FLOOR_SIM_SECRET! },
-  });
+  const [{ payoutFloor }, { paymentFloor }] = await Promise.all([import('./payout-floor.js'), import('./payment-floor.js')]);
+  const floorStore = process.env.FLOOR_PG_URL
+    ? ({ kind: 'postgres', url: process.env.FLOOR_PG_URL, schema: process.env.FLOOR_PG_SCHEMA! } as const)
+    : ({ kind: 'sqlite', file: process.env.FLOOR_SQLITE! } as const);
+  const bank = { url: process.env.FLOOR_SIM_URL, key: process.env.FLOOR_SIM_KEY!, callbackSecret: process.env.FLOOR_SIM_SECRET! };
+  await payoutFloor(app, { store: floorStore, verifiers, simulator: bank });
+  await paymentFloor(app, { store: floorStore, verifiers, simulator: bank, publicUrl: `http://127.0.0.1:${process.env.PORT}` });
 }
 
 await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT || 0) });

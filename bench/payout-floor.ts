@@ -365,7 +365,7 @@ async function postgresBooks(url: string, schema: string, merchantIds: readonly 
   };
 }
 
-function text(value: unknown, max: number): string | null {
+export function text(value: unknown, max: number): string | null {
   return typeof value === 'string' && value.length > 0 && value.length <= max ? value : null;
 }
 

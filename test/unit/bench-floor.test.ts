@@ -77,31 +77,31 @@ describe('the bare signed read of the bench', () => {
   });
 });
 
+/** One query on the floor's own database (its SQLite file, or its PostgreSQL schema), `?` for parameters. */
+async function query(sql: string, ...params: unknown[]): Promise<Record<string, unknown>[]> {
+  if (floor.schema === null) {
+    const db = new SQLite(path.join(path.dirname(floor.logFile), 'floor.sqlite'), { readonly: true });
+    try {
+      return db.prepare(sql).all(...params) as Record<string, unknown>[];
+    } finally {
+      db.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: TEST_PG_URL, options: `-c search_path=${floor.schema}` });
+  await client.connect();
+  try {
+    let n = 0;
+    return (await client.query(sql.replace(/\?/g, () => `$${++n}`), params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
 // The bare payout (bench/payout-floor.ts) is the floor the payout lines are measured against, on the
 // suite's store: it must take a payout, reserve it in a balanced journal, send it to its own bank
 // simulator and settle it from the bank's signed callback, and refuse what would overdraw or forge an
 // outcome.
 describe('the bare payout of the bench', () => {
-  /** One query on the floor's own database (its SQLite file, or its PostgreSQL schema), `?` for parameters. */
-  const query = async (sql: string, ...params: unknown[]): Promise<Record<string, unknown>[]> => {
-    const schema = floor.schema;
-    if (schema === null) {
-      const db = new SQLite(path.join(path.dirname(floor.logFile), 'floor.sqlite'), { readonly: true });
-      try {
-        return db.prepare(sql).all(...params) as Record<string, unknown>[];
-      } finally {
-        db.close();
-      }
-    }
-    const client = new pg.Client({ connectionString: TEST_PG_URL, options: `-c search_path=${schema}` });
-    await client.connect();
-    try {
-      let n = 0;
-      return (await client.query(sql.replace(/\?/g, () => `$${++n}`), params)).rows;
-    } finally {
-      await client.end();
-    }
-  };
   /** The one row's one column, as a number (PostgreSQL answers bigint and count as text). */
   const scalar = async (sql: string, ...params: unknown[]): Promise<unknown> => {
     const rows = await query(sql, ...params);
@@ -172,5 +172,47 @@ describe('the bare payout of the bench', () => {
     const forged = { body, headers: { 'content-type': 'application/json', 'x-sim-timestamp': timestamp, 'x-sim-signature': `sha256=${'0'.repeat(64)}` } };
     expect((await post(forged, '/v1/callbacks/simulator')).status).toBe(401);
     expect(await scalar('SELECT status FROM floor_payouts WHERE transaction_ref = ?', ref)).toBe('Submitted');
+  });
+});
+
+// The bare payment (bench/payment-floor.ts) is the floor `payment/initiate` is measured against: it must
+// write the payment with its checkout token before it answers, request the collection from its bank in
+// the background and write the answer onto the row, and refuse a repeat or a taken merchantRef.
+describe('the bare payment of the bench', () => {
+  const payment = (merchant: (typeof merchants)[number], merchantRef: string, extra: object = {}): Signed =>
+    signed(
+      merchant,
+      JSON.stringify({ merchantRef, method: 'BNI', currency: 'IDR', amount: 50_000, name: 'Floor Payer', email: 'p@example.com', phone: '6281234567890', redirectUrl: 'https://merchant.example/return', ...extra }),
+    );
+  const post = async (request: Signed): Promise<{ status: number; json: any }> => {
+    const response = await fetch(`${floor.baseUrl}/v1/api/payment/initiate`, { method: 'POST', headers: request.headers, body: request.body });
+    return { status: response.status, json: await response.json() };
+  };
+
+  it('writes the payment before answering, then its collection from the bank', async () => {
+    const answer = await post(payment(merchants[0]!, 'pf-1'));
+    expect(answer).toMatchObject({ status: 200, json: { code: '200', data: { merchantRef: 'pf-1', method: 'BNI', currency: 'IDR', amount: 50_000 } } });
+    const ref: string = answer.json.data.transactionRef;
+    const token = (await query('SELECT checkout_token FROM floor_payments WHERE transaction_ref = ?', ref))[0]!.checkout_token as string;
+    expect(answer.json.data.checkoutUrl).toBe(`${floor.baseUrl}/checkout/${token}`);
+    let row: Record<string, unknown> = {};
+    for (let waited = 0; waited < 10_000; waited += 100) {
+      row = (await query('SELECT status, amount_minor, collection_state, upstream_ref, instructions FROM floor_payments WHERE transaction_ref = ?', ref))[0]!;
+      if (row.collection_state === 'ready') break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(row).toMatchObject({ status: 'Pending', collection_state: 'ready' });
+    expect(Number(row.amount_minor)).toBe(5_000_000);
+    expect(typeof row.upstream_ref).toBe('string');
+    expect(JSON.parse(row.instructions as string)).toMatchObject({ kind: 'VIRTUAL_ACCOUNT' });
+  });
+
+  it('refuses a repeated signature, a taken merchantRef and a method of another currency, with one row written', async () => {
+    const once = payment(merchants[1]!, 'pf-2');
+    const [first, repeat] = await Promise.all([post(once), post(once)]);
+    expect([first.status, repeat.status].sort()).toEqual([200, 401]);
+    expect(await post(payment(merchants[1]!, 'pf-2', { amount: 70_000 }))).toMatchObject({ status: 409, json: { message: 'DUPLICATE_MERCHANT_REF' } });
+    expect((await post(payment(merchants[1]!, 'pf-3', { method: 'NATIVE' }))).status).toBe(400);
+    expect(await query("SELECT merchant_ref FROM floor_payments WHERE merchant_id = ? AND merchant_ref LIKE 'pf-%'", merchants[1]!.id)).toEqual([{ merchant_ref: 'pf-2' }]);
   });
 });
