@@ -1,9 +1,10 @@
 // The webhook outbox: payment and payout flows record an event here inside the transaction that
 // changes the record's state, so a committed change always has its event and a rolled-back one none.
+import { sql } from 'kysely';
 import { isoFromMs } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { merchantWebhookUrls } from '../merchants/merchant-lookups.js';
-import { HotRowInsert } from '../store/hot-query.js';
+import { HotQuery, HotRowInsert } from '../store/hot-query.js';
 import type { Executor } from '../store/schema.js';
 import type { WebhookDestinationSource, WebhookEventsTable, WebhookEventType, WebhookResourceKind } from './webhook-rows.js';
 
@@ -50,6 +51,51 @@ function buildBody(input: EnqueueWebhookInput, eventId: string): string {
 /** The event's row, compiled once (store/hot-query.ts): every payment's and payout's outcome writes one. */
 const insertEvent = new HotRowInsert((db, row: WebhookEventsTable) => db.insertInto('webhook_events').values(row));
 
+/**
+ * The event's row addressed to the merchant's default URL for its kind, read from the merchant's row
+ * by the insert itself (merchantDefaultUrl's choice, in SQL): one statement instead of a read and an
+ * insert, which on PostgreSQL is a round trip less for every final transition in a write group's chain.
+ * No row is written when the merchant does not exist.
+ */
+const insertEventForMerchant = new HotQuery(
+  7,
+  (db, id: string, type: string, kind: string, ref: string, body: string, nowMs: bigint, merchantId: string) =>
+    db
+      .insertInto('webhook_events')
+      .columns([
+        'id', 'merchant_id', 'type', 'resource_kind', 'resource_ref', 'payload_json', 'url', 'destination_source', 'status',
+        'attempt_count', 'schedule_step', 'next_attempt_at_ms', 'created_at_ms',
+      ])
+      .expression((eb) =>
+        eb
+          .selectFrom((inner) =>
+            inner
+              .selectFrom('merchants')
+              .where('merchants.id', '=', merchantId)
+              .select((m) => [
+                m.ref('merchants.id').as('merchant_id'),
+                sql<string | null>`nullif(case when ${kind} = 'payment' then ${m.ref('payment_webhook_url')} else ${m.ref('payout_webhook_url')} end, '')`.as('url'),
+              ])
+              .as('m'),
+          )
+          .select((m) => [
+            sql<string>`${id}`.as('id'),
+            m.ref('m.merchant_id').as('merchant_id'),
+            sql<string>`${type}`.as('type'),
+            sql<string>`${kind}`.as('resource_kind'),
+            sql<string>`${ref}`.as('resource_ref'),
+            sql<string>`${body}`.as('payload_json'),
+            m.ref('m.url').as('url'),
+            sql<string>`case when ${m.ref('m.url')} is null then 'none' else 'merchant' end`.as('destination_source'),
+            sql<string>`case when ${m.ref('m.url')} is null then 'no_destination' else 'pending' end`.as('status'),
+            sql<bigint>`0`.as('attempt_count'),
+            sql<bigint>`0`.as('schedule_step'),
+            sql<bigint>`cast(${nowMs} as bigint)`.as('next_attempt_at_ms'),
+            sql<bigint>`cast(${nowMs} as bigint)`.as('created_at_ms'),
+          ]),
+      ),
+);
+
 /** Records one event; call it inside the transaction that makes the state change it announces. */
 export async function enqueueWebhookEvent(trx: Executor, input: EnqueueWebhookInput): Promise<{ eventId: string }> {
   if (KIND_OF_TYPE[input.type] !== input.resourceKind) {
@@ -58,9 +104,13 @@ export async function enqueueWebhookEvent(trx: Executor, input: EnqueueWebhookIn
   const eventId = newEventId();
   const body = buildBody(input, eventId);
   const requested = input.webhookUrl || null;
-  const url = requested ?? (await merchantDefaultUrl(trx, input.merchantId, input.resourceKind));
-  const source: WebhookDestinationSource = requested ? 'request' : url ? 'merchant' : 'none';
   const nowMs = BigInt(input.nowMs);
+  if (requested === null) {
+    const written = await insertEventForMerchant.affected(trx, eventId, input.type, input.resourceKind, input.resourceRef, body, nowMs, input.merchantId);
+    if (written !== 1n) throw new Error(`webhooks: no merchant ${input.merchantId}`);
+    return { eventId };
+  }
+  const source: WebhookDestinationSource = 'request';
   await insertEvent.executeTakeFirst(trx, {
     id: eventId,
     merchant_id: input.merchantId,
@@ -68,9 +118,9 @@ export async function enqueueWebhookEvent(trx: Executor, input: EnqueueWebhookIn
     resource_kind: input.resourceKind,
     resource_ref: input.resourceRef,
     payload_json: body,
-    url,
+    url: requested,
     destination_source: source,
-    status: url ? 'pending' : 'no_destination',
+    status: 'pending',
     attempt_count: 0n,
     schedule_step: 0n,
     next_attempt_at_ms: nowMs,

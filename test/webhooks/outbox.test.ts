@@ -36,10 +36,15 @@ describe('the webhook outbox', () => {
     const payment = await bench.enqueue({ merchantId: merchant.id });
     const payout = await bench.enqueue({ merchantId: merchant.id, type: 'payout.failed', resourceKind: 'payout' });
     const none = await bench.enqueue({ merchantId: bare.id });
-    expect((await eventRow(bench, given)).url).toBe('https://merchant.example/this-one');
-    expect((await eventRow(bench, payment)).url).toBe('https://merchant.example/payments');
-    expect((await eventRow(bench, payout)).url).toBe('https://merchant.example/payouts');
+    const batch = await bench.enqueue({ merchantId: merchant.id, type: 'payout.batch_completed', resourceKind: 'payout_batch' });
+    expect(await eventRow(bench, given)).toMatchObject({ url: 'https://merchant.example/this-one', status: 'pending', destination_source: 'request' });
+    expect(await eventRow(bench, payment)).toMatchObject({ url: 'https://merchant.example/payments', status: 'pending', destination_source: 'merchant' });
+    expect(await eventRow(bench, payout)).toMatchObject({ url: 'https://merchant.example/payouts', status: 'pending', destination_source: 'merchant' });
+    expect(await eventRow(bench, batch)).toMatchObject({ url: 'https://merchant.example/payouts', destination_source: 'merchant', resource_kind: 'payout_batch' });
     expect(await eventRow(bench, none)).toMatchObject({ url: null, status: 'no_destination', destination_source: 'none' });
+    // The merchant's URLs are read by the insert itself: a merchant that does not exist gets no row.
+    await expect(bench.enqueue({ merchantId: 'mch_missing' })).rejects.toThrow(/no merchant mch_missing/);
+    expect(await bench.store.db.selectFrom('webhook_events').select('id').where('merchant_id', '=', 'mch_missing').execute()).toEqual([]);
   });
 
   it('commits with the state change or not at all', async () => {
