@@ -3,6 +3,7 @@
 // against the merchant's one key, parsed once.
 import crypto, { type KeyObject } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import type { FastifyRequest } from 'fastify';
 import { verifyHmacSha256, verifyRsaSha512, type MerchantKey } from '../sdk/src/signing.js';
 
 export const WINDOW_SECONDS = 300;
@@ -43,4 +44,17 @@ export function signedBy(headers: IncomingHttpHeaders, raw: string, verifiers: R
     hash: crypto.createHash('sha256').update(signature).digest('hex'),
     expiresAtMs: Math.max(nowMs + TTL_MS, (seconds + WINDOW_SECONDS + 1) * 1000),
   };
+}
+
+/** The refusal of a request that is not signed as section 6 asks, in the contract's envelope. */
+export const UNAUTHORIZED = { code: '401', message: 'UNAUTHORIZED', data: null } as const;
+
+/**
+ * A bare JSON route's request (its body parsed by the floor server as `{ raw, json }`) with its signer,
+ * or null when it is not signed as section 6 asks (answer UNAUTHORIZED).
+ */
+export function signedJson(req: FastifyRequest, verifiers: ReadonlyMap<string, Verifier>): { readonly signer: SignedBy; readonly json: Record<string, unknown> } | null {
+  const { raw, json } = req.body as { raw: string; json: Record<string, unknown> };
+  const signer = signedBy(req.headers, raw, verifiers);
+  return signer === null ? null : { signer, json };
 }

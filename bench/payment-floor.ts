@@ -27,8 +27,8 @@ import { Agent, request } from 'undici';
 import { GroupBatch } from '../src/core/group-batch.js';
 import { toMinor } from '../src/core/money.js';
 import { API_KEY_HEADER, type CollectionBody, type CreateCollectionBody } from '../src/simulator/protocol.js';
-import { signedBy, type Verifier } from './floor-auth.js';
-import { text, type FloorStoreOptions } from './payout-floor.js';
+import { signedJson, UNAUTHORIZED, type Verifier } from './floor-auth.js';
+import { inTwoStatements, text, type FloorStoreOptions } from './payout-floor.js';
 
 const PATH = '/v1/api/payment/initiate';
 const CHECKOUT_TTL_MS = 30 * 60_000;
@@ -142,52 +142,35 @@ async function postgresBooks(url: string, schema: string): Promise<PaymentBooks>
   const client = new pg.Client({ connectionString: url, options: `-c search_path=${schema} -c synchronous_commit=on` });
   await client.connect();
   for (const statement of schemaOf('BIGINT')) await client.query(statement);
+  const intakes = async (units: readonly Intake[], nowMs: number): Promise<Answer[]> => {
+    const column = (key: keyof Intake): unknown[] => units.map((unit) => (typeof unit[key] === 'bigint' ? String(unit[key]) : unit[key]));
+    const { rows } = await client.query<{ claimed: boolean; created: boolean }>({
+      name: 'floor-payment-intake',
+      text: PG_INTAKE,
+      values: [
+        column('claimHash'), column('merchantId'), column('expiresAtMs'), column('transactionRef'), column('merchantRef'), column('currency'),
+        column('method'), column('amountMinor'), column('name'), column('email'), column('phone'), column('redirectUrl'), column('checkoutToken'),
+        PATH, nowMs,
+      ],
+    });
+    return rows.map((row): Answer => (!row.claimed ? 'SIGNATURE_REUSED' : row.created ? 'ok' : 'DUPLICATE_MERCHANT_REF'));
+  };
+  const results = async (units: readonly Collected[], nowMs: number): Promise<Answer[]> => {
+    const { rows } = await client.query<{ transaction_ref: string }>({
+      name: 'floor-payment-collected',
+      text: PG_COLLECTED,
+      values: [units.map((unit) => unit.transactionRef), units.map((unit) => unit.upstreamRef), units.map((unit) => unit.instructions), nowMs],
+    });
+    const done = new Set(rows.map((row) => row.transaction_ref));
+    return units.map((unit): Answer => (done.has(unit.transactionRef) ? 'ok' : 'NOT_WAITING'));
+  };
   return {
-    async write(units) {
-      const nowMs = Date.now();
-      const answers: Answer[] = new Array(units.length);
-      const intakes: { unit: Intake; at: number }[] = [];
-      const results: { unit: Collected; at: number }[] = [];
-      const seen = new Set<string>();
-      // A second request with the same signature or merchantRef in the group is refused before the
-      // statement (the first one's signature is recorded); a repeated result changes nothing.
-      units.forEach((unit, at) => {
-        if (unit.kind === 'collected') {
-          if (seen.has(`c:${unit.transactionRef}`)) answers[at] = 'NOT_WAITING';
-          else results.push({ unit, at });
-          seen.add(`c:${unit.transactionRef}`);
-          return;
-        }
-        const ref = `r:${unit.merchantId}:${unit.merchantRef}`;
-        if (seen.has(`s:${unit.claimHash}`)) answers[at] = 'SIGNATURE_REUSED';
-        else if (seen.has(ref)) answers[at] = 'DUPLICATE_MERCHANT_REF';
-        else intakes.push({ unit, at });
-        seen.add(`s:${unit.claimHash}`).add(ref);
-      });
-      if (intakes.length > 0) {
-        const column = (key: keyof Intake): unknown[] => intakes.map(({ unit }) => (typeof unit[key] === 'bigint' ? String(unit[key]) : unit[key]));
-        const { rows } = await client.query<{ claimed: boolean; created: boolean }>({
-          name: 'floor-payment-intake',
-          text: PG_INTAKE,
-          values: [
-            column('claimHash'), column('merchantId'), column('expiresAtMs'), column('transactionRef'), column('merchantRef'), column('currency'),
-            column('method'), column('amountMinor'), column('name'), column('email'), column('phone'), column('redirectUrl'), column('checkoutToken'),
-            PATH, nowMs,
-          ],
-        });
-        rows.forEach((row, i) => (answers[intakes[i]!.at] = !row.claimed ? 'SIGNATURE_REUSED' : row.created ? 'ok' : 'DUPLICATE_MERCHANT_REF'));
-      }
-      if (results.length > 0) {
-        const { rows } = await client.query<{ transaction_ref: string }>({
-          name: 'floor-payment-collected',
-          text: PG_COLLECTED,
-          values: [results.map(({ unit }) => unit.transactionRef), results.map(({ unit }) => unit.upstreamRef), results.map(({ unit }) => unit.instructions), nowMs],
-        });
-        const done = new Set(rows.map((row) => row.transaction_ref));
-        for (const { unit, at } of results) answers[at] = done.has(unit.transactionRef) ? 'ok' : 'NOT_WAITING';
-      }
-      return answers;
-    },
+    write: (units) =>
+      inTwoStatements(units, {
+        refusals: { signature: 'SIGNATURE_REUSED', merchantRef: 'DUPLICATE_MERCHANT_REF', repeat: 'NOT_WAITING' },
+        intakes,
+        followUps: results,
+      }),
   };
 }
 
@@ -226,9 +209,9 @@ export async function paymentFloor(app: FastifyInstance, options: PaymentFloorOp
   };
 
   app.post(PATH, async (req, reply) => {
-    const { raw, json } = req.body as { raw: string; json: Record<string, unknown> };
-    const signer = signedBy(req.headers, raw, options.verifiers);
-    if (signer === null) return reply.code(401).send({ code: '401', message: 'UNAUTHORIZED', data: null });
+    const signed = signedJson(req, options.verifiers);
+    if (signed === null) return reply.code(401).send(UNAUTHORIZED);
+    const { signer, json } = signed;
     const amountMinor = typeof json.amount === 'number' ? toMinor(json.amount) : null;
     const currency = typeof json.currency === 'string' && json.currency in METHODS ? json.currency : null;
     const fields = {

@@ -32,7 +32,7 @@ import { Agent, request } from 'undici';
 import { GroupBatch } from '../src/core/group-batch.js';
 import { toMinor } from '../src/core/money.js';
 import { API_KEY_HEADER, signCallback, SIGNATURE_HEADER, TIMESTAMP_HEADER, type SubmitPayoutBody } from '../src/simulator/protocol.js';
-import { signedBy, WINDOW_SECONDS, type Verifier } from './floor-auth.js';
+import { signedJson, UNAUTHORIZED, WINDOW_SECONDS, type Verifier } from './floor-auth.js';
 
 const PATH = '/v1/api/payout/initiate';
 const CALLBACK_PATH = '/v1/callbacks/simulator';
@@ -280,10 +280,8 @@ SELECT transaction_ref FROM done`;
 /**
  * The floor's books on PostgreSQL: one connection (the group's chain, as the service's write group has
  * one), both statements prepared once by name, each its own transaction (a round trip and a commit).
- * Intakes and outcomes of one group run one after the other on that connection, so they never wait on
- * each other's locks. Within a group a second request with the same signature or merchantRef is refused
- * before the statement (its signature is then not recorded: the first one's is), and a repeated
- * notification changes nothing.
+ * Intakes and outcomes of one group run one after the other on that connection (inTwoStatements), so
+ * they never wait on each other's locks.
  */
 async function postgresBooks(url: string, schema: string, merchantIds: readonly string[]): Promise<FloorBooks> {
   const client = new pg.Client({ connectionString: url, options: `-c search_path=${schema} -c synchronous_commit=on` });
@@ -339,30 +337,66 @@ async function postgresBooks(url: string, schema: string, merchantIds: readonly 
   };
 
   return {
-    async write(units) {
-      const nowMs = Date.now();
-      const answers: Answer[] = new Array(units.length);
-      const intake: { unit: Intake; at: number }[] = [];
-      const outcome: { unit: Outcome; at: number }[] = [];
-      const seen = new Set<string>();
-      units.forEach((unit, at) => {
-        if (unit.kind === 'outcome') {
-          if (seen.has(`o:${unit.transactionRef}`)) answers[at] = { ok: false, why: 'NOT_PENDING' };
-          else outcome.push({ unit, at });
-          seen.add(`o:${unit.transactionRef}`);
-          return;
-        }
-        const ref = `r:${unit.merchantId}:${unit.merchantRef}`;
-        if (seen.has(`s:${unit.claimHash}`)) answers[at] = { ok: false, why: 'SIGNATURE_REUSED' };
-        else if (seen.has(ref)) answers[at] = { ok: false, why: 'DUPLICATE_MERCHANT_REF' };
-        else intake.push({ unit, at });
-        seen.add(`s:${unit.claimHash}`).add(ref);
-      });
-      if (intake.length > 0) (await intakes(intake.map((x) => x.unit), nowMs)).forEach((answer, i) => (answers[intake[i]!.at] = answer));
-      if (outcome.length > 0) (await outcomes(outcome.map((x) => x.unit), nowMs)).forEach((answer, i) => (answers[outcome[i]!.at] = answer));
-      return answers;
-    },
+    write: (units) =>
+      inTwoStatements(units, {
+        refusals: { signature: { ok: false, why: 'SIGNATURE_REUSED' }, merchantRef: { ok: false, why: 'DUPLICATE_MERCHANT_REF' }, repeat: { ok: false, why: 'NOT_PENDING' } },
+        intakes,
+        followUps: outcomes,
+      }),
   };
+}
+
+/** A new request of a bare route: signed by a merchant, for a merchantRef of its own. */
+interface FloorIntake {
+  readonly kind: 'intake';
+  readonly claimHash: string;
+  readonly merchantId: string;
+  readonly merchantRef: string;
+}
+
+/** News about a row written by an earlier intake (the bank's outcome, a collection's answer). */
+interface FloorFollowUp {
+  readonly kind: Exclude<string, 'intake'>;
+  readonly transactionRef: string;
+}
+
+/**
+ * A group of the PostgreSQL books in two statements, one for its intakes and one for its follow-ups,
+ * on one connection one after the other. Within the group a second intake with the same signature or
+ * merchantRef is refused before the statement (the first one's signature is the one recorded), and a
+ * repeated follow-up changes nothing. Answers each unit in the group's order.
+ */
+export async function inTwoStatements<I extends FloorIntake, F extends FloorFollowUp, A>(
+  units: readonly (I | F)[],
+  statements: {
+    readonly refusals: { readonly signature: A; readonly merchantRef: A; readonly repeat: A };
+    intakes(units: readonly I[], nowMs: number): Promise<A[]>;
+    followUps(units: readonly F[], nowMs: number): Promise<A[]>;
+  },
+): Promise<A[]> {
+  const nowMs = Date.now();
+  const answers: A[] = new Array(units.length);
+  const intakes: { unit: I; at: number }[] = [];
+  const followUps: { unit: F; at: number }[] = [];
+  const seen = new Set<string>();
+  units.forEach((unit, at) => {
+    if (unit.kind !== 'intake') {
+      const follow = unit as F;
+      if (seen.has(`f:${follow.transactionRef}`)) answers[at] = statements.refusals.repeat;
+      else followUps.push({ unit: follow, at });
+      seen.add(`f:${follow.transactionRef}`);
+      return;
+    }
+    const intake = unit as I;
+    const ref = `r:${intake.merchantId}:${intake.merchantRef}`;
+    if (seen.has(`s:${intake.claimHash}`)) answers[at] = statements.refusals.signature;
+    else if (seen.has(ref)) answers[at] = statements.refusals.merchantRef;
+    else intakes.push({ unit: intake, at });
+    seen.add(`s:${intake.claimHash}`).add(ref);
+  });
+  if (intakes.length > 0) (await statements.intakes(intakes.map((x) => x.unit), nowMs)).forEach((answer, i) => (answers[intakes[i]!.at] = answer));
+  if (followUps.length > 0) (await statements.followUps(followUps.map((x) => x.unit), nowMs)).forEach((answer, i) => (answers[followUps[i]!.at] = answer));
+  return answers;
 }
 
 export function text(value: unknown, max: number): string | null {
@@ -397,9 +431,9 @@ export async function payoutFloor(app: FastifyInstance, options: PayoutFloorOpti
   };
 
   app.post(PATH, async (req, reply) => {
-    const { raw, json } = req.body as { raw: string; json: Record<string, unknown> };
-    const signer = signedBy(req.headers, raw, options.verifiers);
-    if (signer === null) return reply.code(401).send({ code: '401', message: 'UNAUTHORIZED', data: null });
+    const signed = signedJson(req, options.verifiers);
+    if (signed === null) return reply.code(401).send(UNAUTHORIZED);
+    const { signer, json } = signed;
     const amountMinor = typeof json.amount === 'number' ? toMinor(json.amount) : null;
     const fields = {
       merchantRef: text(json.merchantRef, 64),
