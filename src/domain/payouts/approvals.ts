@@ -14,7 +14,7 @@ import type { Db, Executor } from '../../store/schema.js';
 import { withTransaction } from '../../store/transactions.js';
 import { closePayout } from './outcomes.js';
 import type { PayoutContext } from './payout-context.js';
-import { PAYOUT_JOB_MAX_IDLE_MS, PAYOUT_LEASE_MS } from './payout-limits.js';
+import { PAYOUT_JOB_MAX_IDLE_MS, payoutLeaseMs } from './payout-limits.js';
 import { claimWithLease, findPayoutByRef, findPayoutForMerchant } from './payout-repository.js';
 import { assertTransition } from './payout-statuses.js';
 import type { PayoutsTable } from './payout-rows.js';
@@ -178,7 +178,7 @@ function claimExpired(db: Db, kind: StoreKind, nowMs: number, leaseUntilMs: numb
 
 /** The approval expiry job: pending payouts past their deadline end Failed with APPROVAL_EXPIRED. */
 export function approvalExpiryJob(ctx: PayoutContext): PooledJob<PayoutsTable> {
-  const leaseMs = ctx.leaseMs ?? PAYOUT_LEASE_MS;
+  const leaseMs = payoutLeaseMs(ctx);
   return new PooledJob({
     name: 'payout-approval-expiry',
     idleIntervalMs: Math.min(ctx.idleIntervalMs ?? PAYOUT_JOB_MAX_IDLE_MS, PAYOUT_JOB_MAX_IDLE_MS),

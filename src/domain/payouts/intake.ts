@@ -17,7 +17,7 @@ import type { NameEnquiry } from './name-enquiry.js';
 import type { PayoutContext } from './payout-context.js';
 import { enqueuePayoutPendingApproval } from './payout-events.js';
 import { findPayoutForMerchant, insertPayoutIfNew, PAYOUT_RECORD, payoutRecordValues, type ClaimedPayout } from './payout-repository.js';
-import { PAYOUT_LEASE_MS } from './payout-limits.js';
+import { payoutLeaseMs } from './payout-limits.js';
 import { buildPayoutDraft, payoutRequestHash, requirePayoutMethod, type PayoutDraft, type PayoutInitiateRequest } from './payout-request.js';
 import type { PayoutsTable } from './payout-rows.js';
 
@@ -48,7 +48,7 @@ export async function acceptPayout(
   // A free slot of the submission job in this process: the row is written with the job's lease and its
   // first submission counted (as the job's claim would write them), and goes upstream once committed.
   const slot = submissions?.reserveSlot() ?? null;
-  const leaseMs = ctx.leaseMs ?? PAYOUT_LEASE_MS;
+  const leaseMs = payoutLeaseMs(ctx);
   const leaseUntilMs = slot ? BigInt(ctx.clock.nowMs() + leaseMs) : null;
   let accepted: { readonly row: PayoutsTable; readonly fresh: boolean };
   try {

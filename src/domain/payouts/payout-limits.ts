@@ -10,6 +10,9 @@ export const PAYOUT_JOB_MAX_IDLE_MS = 200;
  */
 export const PAYOUT_LEASE_MS = 30_000;
 
+/** The lease a process's claims and intake hand-offs write: its context's setting (tests shorten it), else PAYOUT_LEASE_MS. */
+export const payoutLeaseMs = (ctx: { readonly leaseMs?: number }): number => ctx.leaseMs ?? PAYOUT_LEASE_MS;
+
 /** Retry of a submission (or a recovery query) after the upstream did not answer: 1 s doubling to 60 s. */
 const SUBMIT_RETRY: Backoff = { firstDelayMs: 1_000, maxDelayMs: 60_000 };
 export const submitRetryDelayMs = (attempts: number): number => backoffDelayMs(SUBMIT_RETRY, attempts - 1);

@@ -6,7 +6,7 @@ import type { Currency } from '../../core/money.js';
 import { DEFAULT_JOB_CONCURRENCY, PooledJob } from '../../core/pooled-job.js';
 import { applyUpstreamState, markFinal, markProcessing, nextPollDelayMs } from './outcomes.js';
 import type { PayoutContext } from './payout-context.js';
-import { PAYOUT_JOB_MAX_IDLE_MS, PAYOUT_LEASE_MS, submitRetryDelayMs } from './payout-limits.js';
+import { PAYOUT_JOB_MAX_IDLE_MS, payoutLeaseMs, submitRetryDelayMs } from './payout-limits.js';
 import { DEFAULT_FAILURE_REASON, failureReasonOf } from '../failure-reasons.js';
 import { claimDuePayouts, moveToNextChannel, recordSubmitAttempt, releaseLease, type ClaimedPayout } from './payout-repository.js';
 import { maskAccount } from './payout-request.js';
@@ -18,7 +18,7 @@ import { ONE_STATEMENT, writeGroupOf } from '../../store/write-group.js';
  * upstream at once and a slow upstream answer holds up that payout alone.
  */
 export function payoutSubmissionJob(ctx: PayoutContext): PooledJob<ClaimedPayout> {
-  const leaseMs = ctx.leaseMs ?? PAYOUT_LEASE_MS;
+  const leaseMs = payoutLeaseMs(ctx);
   return new PooledJob({
     name: 'payout-submissions',
     idleIntervalMs: Math.min(ctx.idleIntervalMs ?? PAYOUT_JOB_MAX_IDLE_MS, PAYOUT_JOB_MAX_IDLE_MS),
