@@ -6,7 +6,7 @@ import { newId } from '../core/ids.js';
 import { merchantWebhookUrls } from '../merchants/merchant-lookups.js';
 import { HotQuery, HotRowInsert } from '../store/hot-query.js';
 import type { Executor } from '../store/schema.js';
-import type { WebhookDestinationSource, WebhookEventsTable, WebhookEventType, WebhookResourceKind } from './webhook-rows.js';
+import type { WebhookEventsTable, WebhookEventType, WebhookResourceKind } from './webhook-rows.js';
 
 export interface EnqueueWebhookInput {
   readonly merchantId: string;
@@ -110,7 +110,6 @@ export async function enqueueWebhookEvent(trx: Executor, input: EnqueueWebhookIn
     if (written !== 1n) throw new Error(`webhooks: no merchant ${input.merchantId}`);
     return { eventId };
   }
-  const source: WebhookDestinationSource = 'request';
   await insertEvent.executeTakeFirst(trx, {
     id: eventId,
     merchant_id: input.merchantId,
@@ -119,7 +118,7 @@ export async function enqueueWebhookEvent(trx: Executor, input: EnqueueWebhookIn
     resource_ref: input.resourceRef,
     payload_json: body,
     url: requested,
-    destination_source: source,
+    destination_source: 'request',
     status: 'pending',
     attempt_count: 0n,
     schedule_step: 0n,
