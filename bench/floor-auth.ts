@@ -58,3 +58,8 @@ export function signedJson(req: FastifyRequest, verifiers: ReadonlyMap<string, V
   const signer = signedBy(req.headers, raw, verifiers);
   return signer === null ? null : { signer, json };
 }
+
+/** A non-empty string of at most `max` characters, else null (a bare route's whole validation of a text field). */
+export function text(value: unknown, max: number): string | null {
+  return typeof value === 'string' && value.length > 0 && value.length <= max ? value : null;
+}

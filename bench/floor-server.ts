@@ -21,7 +21,7 @@ import pg from 'pg';
 import type { MerchantKey } from '../sdk/src/signing.js';
 import { GroupBatch } from '../src/core/group-batch.js';
 import { CURRENCIES } from '../src/core/money.js';
-import { signedBy, verifierOf } from './floor-auth.js';
+import { signedJson, UNAUTHORIZED, verifierOf } from './floor-auth.js';
 
 /** As the service's ReplayGuard: one group's claims, one statement and one commit. */
 const MAX_CLAIMS_PER_GROUP = 512;
@@ -115,9 +115,9 @@ app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, b
 const refuse = (message: string) => ({ code: '401', message, data: null });
 
 app.post(PATH, async (request, reply) => {
-  const { raw, json } = request.body as { raw: string; json: { currency?: unknown } };
-  const signer = signedBy(request.headers, raw, verifiers);
-  if (signer === null) return reply.code(401).send(refuse('UNAUTHORIZED'));
+  const signed = signedJson(request, verifiers);
+  if (signed === null) return reply.code(401).send(UNAUTHORIZED);
+  const { signer, json } = signed;
   if (!(await claims.add({ hash: signer.hash, merchantId: signer.merchantId, expiresAtMs: signer.expiresAtMs }))) {
     return reply.code(401).send(refuse('SIGNATURE_REUSED'));
   }

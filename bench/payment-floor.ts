@@ -20,15 +20,13 @@
 // On PostgreSQL a group's intakes are one statement and its collection results another, each its own
 // transaction, on one connection (as the payout floor's).
 import crypto from 'node:crypto';
-import SQLite from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { Agent, request } from 'undici';
 import { GroupBatch } from '../src/core/group-batch.js';
 import { toMinor } from '../src/core/money.js';
 import { API_KEY_HEADER, type CollectionBody, type CreateCollectionBody } from '../src/simulator/protocol.js';
-import { signedJson, UNAUTHORIZED, type Verifier } from './floor-auth.js';
-import { inTwoStatements, text, type FloorStoreOptions } from './payout-floor.js';
+import { signedJson, text, UNAUTHORIZED, type Verifier } from './floor-auth.js';
+import { arrayOf, connectFloorPg, inTwoStatements, openFloorSqlite, SQLITE_CLAIM_WRITE, type FloorStoreOptions } from './floor-store.js';
 
 const PATH = '/v1/api/payment/initiate';
 const CHECKOUT_TTL_MS = 30 * 60_000;
@@ -82,12 +80,8 @@ interface PaymentBooks {
 }
 
 function sqliteBooks(file: string): PaymentBooks {
-  const db = new SQLite(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.pragma('busy_timeout = 5000');
-  for (const statement of schemaOf('INTEGER')) db.exec(statement);
-  const claim = db.prepare("INSERT INTO used_signatures (signature_hash, merchant_id, expires_at_ms, path, path_effect) VALUES (?, ?, ?, ?, 'write') ON CONFLICT DO NOTHING");
+  const db = openFloorSqlite(file, schemaOf('INTEGER'));
+  const claim = db.prepare(SQLITE_CLAIM_WRITE);
   const insert = db.prepare(
     `INSERT INTO floor_payments (transaction_ref, merchant_id, merchant_ref, currency, method, amount_minor, name, email, phone, redirect_url, checkout_token,
       status, expires_at_ms, collection_state, created_at_ms, updated_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'Pending', ?, 'requested', ?, ?) ON CONFLICT DO NOTHING`,
@@ -139,11 +133,9 @@ WHERE p.transaction_ref = u.transaction_ref AND p.collection_state = 'requested'
 RETURNING p.transaction_ref`;
 
 async function postgresBooks(url: string, schema: string): Promise<PaymentBooks> {
-  const client = new pg.Client({ connectionString: url, options: `-c search_path=${schema} -c synchronous_commit=on` });
-  await client.connect();
-  for (const statement of schemaOf('BIGINT')) await client.query(statement);
+  const client = await connectFloorPg(url, schema, schemaOf('BIGINT'));
   const intakes = async (units: readonly Intake[], nowMs: number): Promise<Answer[]> => {
-    const column = (key: keyof Intake): unknown[] => units.map((unit) => (typeof unit[key] === 'bigint' ? String(unit[key]) : unit[key]));
+    const column = (key: keyof Intake): unknown[] => arrayOf(units, key);
     const { rows } = await client.query<{ claimed: boolean; created: boolean }>({
       name: 'floor-payment-intake',
       text: PG_INTAKE,

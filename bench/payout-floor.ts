@@ -25,14 +25,13 @@
 // service's write group runs them) but one statement for all its intakes and one for all its outcomes,
 // each its own transaction: a round trip and a commit each, whatever the group's size. See postgresBooks.
 import crypto, { timingSafeEqual } from 'node:crypto';
-import SQLite from 'better-sqlite3';
-import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { Agent, request } from 'undici';
 import { GroupBatch } from '../src/core/group-batch.js';
 import { toMinor } from '../src/core/money.js';
 import { API_KEY_HEADER, signCallback, SIGNATURE_HEADER, TIMESTAMP_HEADER, type SubmitPayoutBody } from '../src/simulator/protocol.js';
-import { signedJson, UNAUTHORIZED, WINDOW_SECONDS, type Verifier } from './floor-auth.js';
+import { signedJson, text, UNAUTHORIZED, WINDOW_SECONDS, type Verifier } from './floor-auth.js';
+import { arrayOf, connectFloorPg, inTwoStatements, openFloorSqlite, SQLITE_CLAIM_WRITE, type FloorStoreOptions } from './floor-store.js';
 
 const PATH = '/v1/api/payout/initiate';
 const CALLBACK_PATH = '/v1/callbacks/simulator';
@@ -40,9 +39,6 @@ const FEE_MINOR = 500n;
 /** Each merchant's IDR at start (100,000,000,000.00): ten million of the bench's payouts. */
 export const FLOOR_FUNDING_MINOR = 10n ** 13n;
 const MAX_UNITS_PER_GROUP = 512;
-
-/** The floor server's database; its `used_signatures` table (created there) holds the payouts' signatures too. */
-export type FloorStoreOptions = { readonly kind: 'sqlite'; readonly file: string } | { readonly kind: 'postgres'; readonly url: string; readonly schema: string };
 
 export interface PayoutFloorOptions {
   readonly store: FloorStoreOptions;
@@ -102,13 +98,9 @@ const reserved = (merchantId: string, currency: string): string => `${merchantId
 
 /** The floor's books on SQLite: every statement prepared once, every group one immediate transaction. */
 function sqliteBooks(file: string, merchantIds: readonly string[]): FloorBooks {
-  const db = new SQLite(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.pragma('busy_timeout = 5000');
+  const db = openFloorSqlite(file, schemaOf('INTEGER', 'INTEGER PRIMARY KEY'));
   db.defaultSafeIntegers(true);
-  for (const statement of schemaOf('INTEGER', 'INTEGER PRIMARY KEY')) db.exec(statement);
-  const claim = db.prepare("INSERT INTO used_signatures (signature_hash, merchant_id, expires_at_ms, path, path_effect) VALUES (?, ?, ?, ?, 'write') ON CONFLICT DO NOTHING");
+  const claim = db.prepare(SQLITE_CLAIM_WRITE);
   const debit = db.prepare('UPDATE floor_accounts SET balance_minor = balance_minor - ? WHERE id = ? AND balance_minor >= ?');
   const credit = db.prepare(
     'INSERT INTO floor_accounts (id, balance_minor) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET balance_minor = balance_minor + excluded.balance_minor',
@@ -139,8 +131,8 @@ function sqliteBooks(file: string, merchantIds: readonly string[]): FloorBooks {
   })();
 
   const intake = (unit: Intake, nowMs: number): Answer => {
-    const transactionRef = newTransactionRef();
     if (claim.run(unit.claimHash, unit.merchantId, unit.expiresAtMs, PATH).changes === 0) return { ok: false, why: 'SIGNATURE_REUSED' };
+    const transactionRef = newTransactionRef();
     const total = unit.amountMinor + FEE_MINOR;
     const from = available(unit.merchantId, unit.currency);
     const to = reserved(unit.merchantId, unit.currency);
@@ -284,9 +276,7 @@ SELECT transaction_ref FROM done`;
  * they never wait on each other's locks.
  */
 async function postgresBooks(url: string, schema: string, merchantIds: readonly string[]): Promise<FloorBooks> {
-  const client = new pg.Client({ connectionString: url, options: `-c search_path=${schema} -c synchronous_commit=on` });
-  await client.connect();
-  for (const statement of schemaOf('BIGINT', 'BIGSERIAL PRIMARY KEY')) await client.query(statement);
+  const client = await connectFloorPg(url, schema, schemaOf('BIGINT', 'BIGSERIAL PRIMARY KEY'));
   await client.query('BEGIN');
   for (const merchantId of merchantIds) {
     const to = available(merchantId, 'IDR');
@@ -305,7 +295,7 @@ async function postgresBooks(url: string, schema: string, merchantIds: readonly 
 
   const intakes = async (units: readonly Intake[], nowMs: number): Promise<Answer[]> => {
     const refs = units.map(newTransactionRef);
-    const column = <K extends keyof Intake>(key: K): unknown[] => units.map((unit) => (typeof unit[key] === 'bigint' ? String(unit[key]) : unit[key]));
+    const column = (key: keyof Intake): unknown[] => arrayOf(units, key);
     const result = await client.query<{ claimed: boolean; fresh: boolean; accepted: boolean }>({
       name: 'floor-intake',
       text: PG_INTAKE,
@@ -344,63 +334,6 @@ async function postgresBooks(url: string, schema: string, merchantIds: readonly 
         followUps: outcomes,
       }),
   };
-}
-
-/** A new request of a bare route: signed by a merchant, for a merchantRef of its own. */
-interface FloorIntake {
-  readonly kind: 'intake';
-  readonly claimHash: string;
-  readonly merchantId: string;
-  readonly merchantRef: string;
-}
-
-/** News about a row written by an earlier intake (the bank's outcome, a collection's answer). */
-interface FloorFollowUp {
-  readonly kind: Exclude<string, 'intake'>;
-  readonly transactionRef: string;
-}
-
-/**
- * A group of the PostgreSQL books in two statements, one for its intakes and one for its follow-ups,
- * on one connection one after the other. Within the group a second intake with the same signature or
- * merchantRef is refused before the statement (the first one's signature is the one recorded), and a
- * repeated follow-up changes nothing. Answers each unit in the group's order.
- */
-export async function inTwoStatements<I extends FloorIntake, F extends FloorFollowUp, A>(
-  units: readonly (I | F)[],
-  statements: {
-    readonly refusals: { readonly signature: A; readonly merchantRef: A; readonly repeat: A };
-    intakes(units: readonly I[], nowMs: number): Promise<A[]>;
-    followUps(units: readonly F[], nowMs: number): Promise<A[]>;
-  },
-): Promise<A[]> {
-  const nowMs = Date.now();
-  const answers: A[] = new Array(units.length);
-  const intakes: { unit: I; at: number }[] = [];
-  const followUps: { unit: F; at: number }[] = [];
-  const seen = new Set<string>();
-  units.forEach((unit, at) => {
-    if (unit.kind !== 'intake') {
-      const follow = unit as F;
-      if (seen.has(`f:${follow.transactionRef}`)) answers[at] = statements.refusals.repeat;
-      else followUps.push({ unit: follow, at });
-      seen.add(`f:${follow.transactionRef}`);
-      return;
-    }
-    const intake = unit as I;
-    const ref = `r:${intake.merchantId}:${intake.merchantRef}`;
-    if (seen.has(`s:${intake.claimHash}`)) answers[at] = statements.refusals.signature;
-    else if (seen.has(ref)) answers[at] = statements.refusals.merchantRef;
-    else intakes.push({ unit: intake, at });
-    seen.add(`s:${intake.claimHash}`).add(ref);
-  });
-  if (intakes.length > 0) (await statements.intakes(intakes.map((x) => x.unit), nowMs)).forEach((answer, i) => (answers[intakes[i]!.at] = answer));
-  if (followUps.length > 0) (await statements.followUps(followUps.map((x) => x.unit), nowMs)).forEach((answer, i) => (answers[followUps[i]!.at] = answer));
-  return answers;
-}
-
-export function text(value: unknown, max: number): string | null {
-  return typeof value === 'string' && value.length > 0 && value.length <= max ? value : null;
 }
 
 /** Mounts the payout route and the bank's callback route on `app`. */

@@ -686,7 +686,7 @@ async function runStore(store: StoreKind, settings: Settings, signer: RequestSig
       floor = await startFloorServer(store, ctx.merchants, settings.profile ? [`--inspect=127.0.0.1:${floorInspectPort}`] : []);
       floorProfiler = settings.profile ? await InspectorProfiler.connect(floorInspectPort) : null;
     }
-    const servers: Servers = { service, noop, simulator: service.simulator, ...(floor ? { floor } : {}), ...(floor ? { floorSimulator: floor.simulator } : {}) };
+    const servers: Servers = { service, noop, simulator: service.simulator, ...(floor ? { floor, floorSimulator: floor.simulator } : {}) };
     const main: Target = { ctx, servers, profiler };
     const { result: reference } = await runCase(NOOP_CASE, main, settings, signer, 0, null);
     reference.notes.push(...machineNotes(reference.serverCpuUsPerRequest));

@@ -370,7 +370,8 @@ export const startNoopServer = (): Promise<BenchServer> => startBenchServer('noo
 /**
  * Starts bench/floor-server.ts (the bare signed read) for `merchants`, on its own SQLite file or its own
  * PostgreSQL schema (dropped at clean-up; `schema`), and waits for its /healthz. It also gets a bank
- * simulator of its own, calling back to it, for the bare payout (bench/payout-floor.ts): `simulator`.
+ * simulator of its own, calling back to it, for the bare payout and payment (bench/payout-floor.ts,
+ * bench/payment-floor.ts): `simulator`.
  */
 export async function startFloorServer(
   store: StoreKind,
