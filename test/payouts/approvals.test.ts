@@ -8,7 +8,7 @@ import { PaymentClient } from '../../sdk/src/index.js';
 import { startTestServer, type TestMerchant, type TestServer } from '../helpers/server.js';
 import { eventsOf, newMerchantRef, pause } from '../payments/api-helpers.js';
 import { Receiver } from '../webhooks/helpers.js';
-import { fund, payoutBody, stats, until } from './helpers.js';
+import { fund, payoutBody, payoutRow, stats, until } from './helpers.js';
 
 let server: TestServer;
 let receiver: Receiver;
@@ -48,7 +48,7 @@ async function makerChecker(timeoutSeconds?: number): Promise<Maker> {
 }
 
 const balances = (merchantId: string) => server.services.ledger.balances(merchantId, 'INR');
-const row = (transactionRef: string) => server.services.store.db.selectFrom('payouts').selectAll().where('transaction_ref', '=', transactionRef).executeTakeFirstOrThrow();
+const row = (ref: string) => payoutRow(server, ref);
 
 async function pendingPayout(maker: Maker, amount = 6000): Promise<string> {
   const answer = await maker.client.payoutInitiate(payoutBody('INR', 'BANK', { amount }));

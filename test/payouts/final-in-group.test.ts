@@ -10,7 +10,7 @@ import { markFinal } from '../../src/domain/payouts/outcomes.js';
 import type { PayoutContext } from '../../src/domain/payouts/payout-context.js';
 import { startTestServer, type TestMerchant, type TestServer } from '../helpers/server.js';
 import { usingPostgres } from '../helpers/store.js';
-import { fund, payoutBody } from './helpers.js';
+import { fund, payoutBody, payoutRow } from './helpers.js';
 
 let server: TestServer;
 let shop: TestMerchant;
@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 const db = () => server.services.store.db;
-const rowOf = (ref: string) => db().selectFrom('payouts').selectAll().where('transaction_ref', '=', ref).executeTakeFirstOrThrow();
+const rowOf = (ref: string) => payoutRow(server, ref);
 
 /** Every insert of a journal entry for `ref` fails, as a database error in the middle of the unit. */
 async function failEntriesOf(ref: string): Promise<void> {

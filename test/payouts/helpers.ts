@@ -46,6 +46,11 @@ export async function fund(server: TestServer, merchantId: string, currency: Cur
   await server.services.ledger.adjust({ merchantId, currency, account: 'available', amountMinor, reason: 'test funding for payouts', actor: 'test' });
 }
 
+/** A payout's row as stored, by transactionRef (it must exist). */
+export async function payoutRow(server: TestServer, transactionRef: string) {
+  return server.services.store.db.selectFrom('payouts').selectAll().where('transaction_ref', '=', transactionRef).executeTakeFirstOrThrow();
+}
+
 export const faults = (server: TestServer): SimulatorFaults => server.services.channels.simulator.server!.faults;
 export const stats = (server: TestServer): SimulatorStats => server.services.channels.simulator.server!.stats;
 

@@ -4,7 +4,7 @@
 // as running here after one run of its own, and no claim runs after the intake unless the test asks.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestMerchant, type TestServer } from '../helpers/server.js';
-import { fund, payoutBody, stats, until } from './helpers.js';
+import { fund, payoutBody, payoutRow, stats, until } from './helpers.js';
 import { PAYOUT_LEASE_MS } from '../../src/domain/payouts/payout-limits.js';
 import { pause } from '../payments/api-helpers.js';
 
@@ -21,8 +21,7 @@ afterAll(async () => {
 });
 
 const job = () => server.services.payouts.jobs.submissions;
-const rowOf = (ref: string) =>
-  server.services.store.db.selectFrom('payouts').selectAll().where('transaction_ref', '=', ref).executeTakeFirstOrThrow();
+const rowOf = (ref: string) => payoutRow(server, ref);
 
 async function submittedOnce(ref: string): Promise<void> {
   for (let i = 0; i < 300 && stats(server).submissionsFor(ref) === 0; i += 1) await pause(20);

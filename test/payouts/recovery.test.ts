@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UpstreamUnavailableError } from '../../src/connectors/channel.js';
 import { startTestServer, type TestMerchant, type TestServer } from '../helpers/server.js';
-import { fund, payoutBody, stats } from './helpers.js';
+import { fund, payoutBody, payoutRow, stats } from './helpers.js';
 import { PAYOUT_LEASE_MS } from '../../src/domain/payouts/payout-limits.js';
 import { payoutSubmission } from '../../src/domain/payouts/submission-job.js';
 
@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 const db = () => server.services.store.db;
-const rowOf = (ref: string) => db().selectFrom('payouts').selectAll().where('transaction_ref', '=', ref).executeTakeFirstOrThrow();
+const rowOf = (ref: string) => payoutRow(server, ref);
 
 /** Leaves the payout as a worker that crashed right after committing its submission attempt. */
 async function crashAfterClaim(ref: string): Promise<void> {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestMerchant, type TestServer } from '../helpers/server.js';
 import { pause } from '../payments/api-helpers.js';
 import { pollDelayMs } from '../../src/domain/payouts/payout-limits.js';
-import { faults, FINAL, fund, magicAccount, payoutBody, stats, until } from './helpers.js';
+import { faults, FINAL, fund, magicAccount, payoutBody, payoutRow, stats, until } from './helpers.js';
 
 let server: TestServer;
 let slowShop: TestMerchant;
@@ -24,8 +24,7 @@ afterAll(async () => {
   await server.close();
 });
 
-const rowOf = (ref: string) =>
-  server.services.store.db.selectFrom('payouts').selectAll().where('transaction_ref', '=', ref).executeTakeFirstOrThrow();
+const rowOf = (ref: string) => payoutRow(server, ref);
 
 async function initiate(merchant: TestMerchant, account?: string): Promise<string> {
   const answer = await merchant.client.payoutInitiate(payoutBody('INR', 'BANK', account === undefined ? {} : { account }));

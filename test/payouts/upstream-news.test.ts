@@ -11,7 +11,7 @@ import type { PayoutContext } from '../../src/domain/payouts/payout-context.js';
 import { pollDelayMs } from '../../src/domain/payouts/payout-limits.js';
 import { startTestServer, type TestMerchant, type TestServer } from '../helpers/server.js';
 import { entriesOf, eventsOf } from '../payments/api-helpers.js';
-import { fund, payoutBody } from './helpers.js';
+import { fund, payoutBody, payoutRow } from './helpers.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -22,7 +22,7 @@ afterAll(async () => {
   await server.close();
 });
 
-const rowOf = (ref: string) => server.services.store.db.selectFrom('payouts').selectAll().where('transaction_ref', '=', ref).executeTakeFirstOrThrow();
+const rowOf = (ref: string) => payoutRow(server, ref);
 
 /** A new merchant with INR 10,000 available. */
 async function fundedShop(): Promise<TestMerchant> {
