@@ -18,7 +18,8 @@ import type { BenchCase, CustomMeasurement } from './cases.js';
 import type { BenchContext, HttpResult } from './context.js';
 import { BENCH_PG_URL, dropSchema } from './service.js';
 import { snapshot } from './cpu.js';
-import { rsaSignMicroseconds, webhookReach } from './webhook-reach.js';
+import { FLOORS } from './floor-verdict.js';
+import { rsaSignMicroseconds, webhookOutOfReach, webhookReach } from './webhook-reach.js';
 import { retireLeftoverPayments } from './leftovers.js';
 import type { BenchMerchant, RequestTemplate } from './signing.js';
 
@@ -164,6 +165,7 @@ const paymentInitiate: BenchCase = {
     '(authentication, validation, fee, payment + checkout token + outbox row in one commit).',
   target: { ratio: 0.25, p99Ms: 20 },
   server: 'service',
+  floor: FLOORS.payment,
   expectedRatio: 0.25,
   async prepare(ctx) {
     const merchants = ctx.merchants;
@@ -179,7 +181,7 @@ const paymentInitiate: BenchCase = {
  * store. Its rate and all-in cost say what `payment/initiate`'s line can reach on this machine.
  */
 const paymentFloorCase: BenchCase = {
-  name: 'payment floor (bare)',
+  name: FLOORS.payment,
   allIn: true,
   description:
     'The payment/initiate requests sent to a bare server that only verifies, records the signature and writes the payment row in one group commit, ' +
@@ -198,6 +200,7 @@ const paymentStatus: BenchCase = {
   description: `Signed status lookup by transactionRef over ${STATUS_PAYMENTS.toLocaleString('en-US')} payments created through the API in set-up, every merchant in turn.`,
   target: { ratio: 0.4, p99Ms: 10 },
   server: 'service',
+  floor: FLOORS.signedRead,
   expectedRatio: 0.4,
   async prepare(ctx) {
     const refs = await createPayments(ctx, ctx.merchants, STATUS_PAYMENTS, 'bs');
@@ -220,6 +223,7 @@ const payoutSpread: BenchCase = {
     'funded through the operator API (reservation of amount + fee, payout + outbox row in one commit; the worker submits to the simulator meanwhile).',
   target: { ratio: 0.2, p99Ms: 20 },
   server: 'service',
+  floor: FLOORS.payoutSpread,
   expectedRatio: 0.2,
   async prepare(ctx) {
     // A repeat of the case in the same run (the million-payment one) reuses the funded merchants.
@@ -257,6 +261,7 @@ const payoutHot: BenchCase = {
     `Its balances are sampled every ${HOT_SAMPLE_MS} ms during the case and checked after it with the ledger verifier.`,
   target: { ratio: 0.1, p99Ms: 50 },
   server: 'service',
+  floor: FLOORS.payoutHot,
   expectedRatio: 0.1,
   async prepare(ctx) {
     // Funded for a million payouts: a repeat of the case in the same run reuses it.
@@ -301,7 +306,7 @@ const payoutHot: BenchCase = {
  * and its all-in cost say what the hot merchant's line can reach on this machine (docs/benchmarks.md).
  */
 const payoutFloorHot: BenchCase = {
-  name: 'payout floor, hot merchant (bare)',
+  name: FLOORS.payoutHot,
   allIn: true,
   description:
     'The hot-merchant payouts, all from one RSA merchant, sent to a bare server that only verifies, records the signature, reserves with a balanced ' +
@@ -313,6 +318,28 @@ const payoutFloorHot: BenchCase = {
   async prepare(ctx) {
     const merchant = ctx.merchants.find((m) => m.keyType === 'RSA-SHA512') ?? ctx.merchants[0]!;
     return (i) => ({ merchant, path: 'payout/initiate', body: payoutBody(`fh-${i}`, i) });
+  },
+};
+
+/**
+ * The same bare payout over every merchant of the run in turn (RSA and HMAC keys alternating, as the
+ * 100 merchants' do): the floor of the spread payout line. How many merchants does not change what the
+ * floor does for a payout: on SQLite one writer takes every group, and on PostgreSQL a group's intakes
+ * are one statement whatever merchants they are for.
+ */
+const payoutFloorSpread: BenchCase = {
+  name: FLOORS.payoutSpread,
+  allIn: true,
+  description:
+    'The spread payouts, every merchant of the run in turn (both key types), sent to the bare payout server of the hot-merchant floor: ' +
+    'the same intake, submission and callback, the balances spread over the merchants.',
+  target: { ratio: 0.2, p99Ms: 20 },
+  server: 'floor',
+  diagnostic: true,
+  expectedRatio: 0.2,
+  async prepare(ctx) {
+    const merchants = ctx.merchants;
+    return (i) => ({ merchant: merchants[i % merchants.length]!, path: 'payout/initiate', body: payoutBody(`fs-${i}`, i) });
   },
 };
 
@@ -504,7 +531,18 @@ const webhookDispatch: BenchCase = {
       const seconds = afterRelease > 0 ? (lastArrival - release) / 1000 : 0;
       const perDelivery = (ms: number): number => (afterRelease > 0 ? (ms * 1000) / afterRelease : 0);
       // After the window: the bench's own signing must not be counted as the receiver's CPU.
-      const reach = afterRelease > 0 ? webhookReach({ targetPerSecond: WEBHOOK_TARGET_PER_SECOND, cores: os.cpus().length, serviceUs: perDelivery(cpuMs('service')), receiverUs: perDelivery(cpuMs('bench')), postgresUs: perDelivery(postgresMs), signUs: rsaSignMicroseconds() }) : [];
+      const costs =
+        afterRelease > 0
+          ? {
+              targetPerSecond: WEBHOOK_TARGET_PER_SECOND,
+              cores: os.cpus().length,
+              serviceUs: perDelivery(cpuMs('service')),
+              receiverUs: perDelivery(cpuMs('bench')),
+              postgresUs: perDelivery(postgresMs),
+              signUs: rsaSignMicroseconds(),
+            }
+          : null;
+      const reach = costs ? webhookReach(costs) : [];
       const problems: string[] = [];
       if (timedOut) problems.push(`only ${seen.size} of ${WEBHOOK_PAYMENTS} webhooks arrived within ${WEBHOOK_WAIT_MS / 1000} s of the release`);
       if (afterRelease < WEBHOOK_PAYMENTS / 2) problems.push(`only ${afterRelease} deliveries after the release: too small a backlog to measure`);
@@ -516,6 +554,7 @@ const webhookDispatch: BenchCase = {
         minPerSecond: WEBHOOK_TARGET_PER_SECOND,
         targetLabel: `≥${WEBHOOK_TARGET_PER_SECOND.toLocaleString('en-US')} deliveries/s`,
         problems,
+        outOfReach: costs ? webhookOutOfReach(costs) : null,
         notes: [
           `${seen.size} distinct deliveries: ${heldCount} held during the completions (${completeSeconds.toFixed(1)} s, ` +
             `${Math.round(WEBHOOK_PAYMENTS / completeSeconds).toLocaleString('en-US')}/s), ${afterRelease} from the backlog after the release; ${duplicates} repeated`,
@@ -535,6 +574,16 @@ const webhookDispatch: BenchCase = {
   },
 };
 
-export const MONEY_CASES: readonly BenchCase[] = [paymentFloorCase, paymentInitiate, paymentStatus, payoutSpread, payoutFloorHot, payoutHot, ledgerHot, webhookDispatch];
+export const MONEY_CASES: readonly BenchCase[] = [
+  paymentFloorCase,
+  paymentInitiate,
+  paymentStatus,
+  payoutFloorSpread,
+  payoutSpread,
+  payoutFloorHot,
+  payoutHot,
+  ledgerHot,
+  webhookDispatch,
+];
 
 export type { RequestTemplate };

@@ -7,6 +7,7 @@ import type { RequestTemplate } from './signing.js';
 import { MONEY_CASES } from './cases-money.js';
 import { REPORTING_CASES } from './cases-reporting.js';
 import { CURRENCIES } from '../src/core/money.js';
+import { FLOORS } from './floor-verdict.js';
 
 /** The cases' currencies are the service's (core/money.ts). */
 export { CURRENCIES };
@@ -59,6 +60,11 @@ export interface BenchCase {
   /** A measurement without a verdict of its own (INFO), e.g. a harsher variant of a repeated case. */
   readonly diagnostic?: boolean;
   /**
+   * The bare floor case (server 'floor') whose figures in the same run decide whether a miss of this
+   * one is out of reach on this machine (bench/floor-verdict.ts): it must do no more than this case.
+   */
+  readonly floor?: string;
+  /**
    * A write case whose requests leave background work (collections, submissions, callbacks): after it,
    * the bench waits for that work to finish and notes the CPU per request including it ("all-in").
    */
@@ -106,6 +112,8 @@ export interface CustomMeasurement {
   readonly targetLabel: string;
   /** Failed checks (make the verdict MISS). */
   readonly problems: string[];
+  /** Why the target cannot be met on this machine whatever the service does, when that is so (a miss is then OUT OF REACH). */
+  readonly outOfReach?: string | null;
   /** Anything else worth printing. */
   readonly notes: string[];
 }
@@ -135,6 +143,7 @@ const accountBalance: BenchCase = {
   description: 'Signed balance read, every merchant and currency in turn (signature check, one-time signature record, ledger read).',
   target: { ratio: 0.4, p99Ms: 10 },
   server: 'service',
+  floor: FLOORS.signedRead,
   expectedRatio: 0.4,
   async prepare(ctx) {
     return (i) => {
@@ -151,9 +160,10 @@ const accountBalance: BenchCase = {
  */
 const signedReadFloor: BenchCase = {
   ...accountBalance,
-  name: 'signed read floor (bare)',
+  name: FLOORS.signedRead,
   description: `${accountBalance.description} Sent to a bare server that does only what contract sections 6 and 12 require of it.`,
   server: 'floor',
+  floor: undefined,
   diagnostic: true,
 };
 
@@ -165,6 +175,7 @@ export const CASES: readonly BenchCase[] = [
     description: 'Signed IDR bank list (about 150 entries), every merchant in turn (signature check, one-time signature record, static list).',
     target: { ratio: 0.4, p99Ms: 10 },
     server: 'service',
+    floor: FLOORS.signedRead,
     expectedRatio: 0.4,
     async prepare(ctx) {
       return (i) => ({ merchant: ctx.merchants[i % ctx.merchants.length]!, path: 'payout/bankCode', body: { currency: 'IDR' } });

@@ -62,6 +62,9 @@ function postgresCpuMs(): Map<number, number> {
   return out;
 }
 
+/** Above this share of the machine's CPU used by other processes during a window, the figures are flagged. */
+export const FOREIGN_CPU_WARNING = 0.1;
+
 export interface CpuUsage {
   /** CPU milliseconds per watched process over the window, plus `postgres` for all PostgreSQL processes. */
   readonly processMs: Record<string, number>;

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CaseTarget } from './cases.js';
+import { verdictCounts } from './floor-verdict.js';
 import type { LoadResult } from './load.js';
 import { REPO_ROOT, type StoreKind } from './service.js';
 
@@ -15,8 +16,12 @@ export interface CaseResult {
   readonly load: LoadResult | null;
   /** Throughput over the no-op route's in this run. */
   readonly ratio: number | null;
-  /** INFO: a measurement without a contract target (e.g. the in-process ledger burst). */
-  readonly verdict: 'PASS' | 'MISS' | 'REFERENCE' | 'INFO' | 'ERROR';
+  /**
+   * INFO: a measurement without a contract target (e.g. the in-process ledger burst). OUT OF REACH: a
+   * miss that its bare floor in the same run (or, for webhooks, the printed arithmetic) misses too
+   * (bench/floor-verdict.ts).
+   */
+  readonly verdict: 'PASS' | 'MISS' | 'OUT OF REACH' | 'REFERENCE' | 'INFO' | 'ERROR';
   /** Overrides the table's target column (cases measured in their own unit, e.g. deliveries/s). */
   readonly targetLabel?: string;
   /** Why a case missed or anything odd about it (errors, a list that ran out, failed checks). */
@@ -118,6 +123,7 @@ export function formatTable(result: StoreResult): string {
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const lines = [pad(header, widths, right), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map((r) => pad(r, widths, right))];
+  lines.push('', `verdicts: ${verdictCounts(result.cases) || 'none'}; memory ${m.verdict}`);
   const notes = result.cases.flatMap((c) => c.notes.map((note) => `  ${c.name}: ${note}`));
   if (result.settings.profiled) notes.unshift('  (profiled run: the service ran under the V8 profiler, figures are a little low)');
   return [...lines, ...(notes.length ? ['', 'notes:', ...notes] : [])].join('\n');

@@ -17,11 +17,12 @@ import { CASES, NOOP_CASE, type BenchCase } from './cases.js';
 import { EXPORT_CASE } from './cases-export.js';
 import { BASELINE_PAYMENTS, ensureSeeded, MILLION, MILLION_TOLERANCE, millionCases } from './cases-million.js';
 import { createContext, type BenchContext } from './context.js';
-import { snapshot, usageBetween } from './cpu.js';
+import { FOREIGN_CPU_WARNING, snapshot, usageBetween } from './cpu.js';
 import { runLoad, type LoadResult, type PreparedRequest } from './load.js';
 import { combineLoads, PAIRED_ROUNDS, windowRates } from './paired.js';
 import { summariseProfile, type Profile } from './profile-summary.js';
 import { InspectorProfiler } from './profiler.js';
+import { judgeByFloors, OUT_OF_REACH } from './floor-verdict.js';
 import { formatTable, machineNotes, MEMORY_TARGET_MIB, RESULTS_DIR, previousRates, verdictOf, writeResult, type CaseResult, type StoreResult } from './report.js';
 import { cleanupAll, freePort, killAll, postgresReachable, startFloorServer, startNoopServer, startService, vacuumWithoutAutovacuum, type BenchServer, type RunningProcess, type RunningService, type StoreKind } from './service.js';
 import { apiPath, RequestSigner, type RequestTemplate } from './signing.js';
@@ -190,8 +191,6 @@ async function allInNote(servers: Servers, load: LoadResult, store: StoreKind, s
   );
 }
 
-/** Above this share of the machine's CPU used by other processes during a window, the figures are flagged. */
-const FOREIGN_CPU_WARNING = 0.1;
 
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 
@@ -432,6 +431,8 @@ async function runCustom(benchCase: BenchCase, ctx: BenchContext, settings: Sett
   if (m.minPerSecond !== null && rate < m.minPerSecond) notes.push(`${Math.round(rate).toLocaleString('en-US')} ${m.unit} < ${m.minPerSecond.toLocaleString('en-US')}`);
   notes.push(...problems.map((problem) => `check failed: ${problem}`));
   const met = m.minPerSecond === null ? null : rate >= m.minPerSecond && problems.length === 0;
+  const outOfReach = met === false && problems.length === 0 && m.outOfReach ? m.outOfReach : null;
+  if (outOfReach) notes.push(`out of reach: ${outOfReach}`);
   log(
     `  ${benchCase.name}: ${Math.round(rate).toLocaleString('en-US')} ${m.unit} (${m.operations} in ${m.seconds.toFixed(2)} s)` +
       (m.latencyMs ? `, p50 ${latency.p50.toFixed(2)} ms, p99 ${latency.p99.toFixed(2)} ms` : '') +
@@ -444,7 +445,7 @@ async function runCustom(benchCase: BenchCase, ctx: BenchContext, settings: Sett
     targetLabel: m.targetLabel,
     load,
     ratio: null,
-    verdict: met === null ? (problems.length ? 'MISS' : 'INFO') : met ? 'PASS' : 'MISS',
+    verdict: met === null ? (problems.length ? 'MISS' : 'INFO') : met ? 'PASS' : outOfReach ? OUT_OF_REACH : 'MISS',
     notes,
     signSeconds: 0,
     serverCpuUsPerRequest: null,
@@ -740,13 +741,18 @@ async function runStore(store: StoreKind, settings: Settings, signer: RequestSig
     const memories = [service.memory(), ...twinPeaks, ...(twins ? await stopTwins(twins) : [])].filter((m) => m !== null);
     twins = null;
     const memory = memories.length ? { rssMiB: Math.max(...memories.map((m) => m.rssMiB)), peakMiB: Math.max(...memories.map((m) => m.peakMiB)) } : null;
+    // A miss its floor misses too is out of reach here; the million repeats are judged by their base instead.
+    const floorOf = (name: string): string | undefined => {
+      const benchCase = selected.find((c) => c.name === name);
+      return benchCase?.baseline === undefined ? benchCase?.floor : undefined;
+    };
     const result: StoreResult = {
       store,
       date: new Date().toISOString(),
       machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? '?', node: process.version, platform: `${os.type()} ${os.release()}` },
       settings: { connections: settings.connections, warmupSeconds: settings.warmupSeconds, durationSeconds: settings.durationSeconds, pipelining: 1, profiled: settings.profile },
       merchants: { count: ctx.merchants.length, keyTypes },
-      cases: results,
+      cases: judgeByFloors(results, floorOf),
       memory: {
         rssMiB: memory?.rssMiB ?? null,
         peakMiB: memory?.peakMiB ?? null,

@@ -50,3 +50,18 @@ export function webhookReach(figures: WebhookCosts): string[] {
         : `: within the machine's CPU (${Math.round((cores * 1e6) / perDelivery).toLocaleString('en-US')} deliveries/s with every core busy)`),
   ];
 }
+
+/**
+ * The part of a delivery no dispatcher can shed: its RSA signature (contract section 8) and the
+ * receiver's handling of it. When those alone need more than the machine's cores at the target rate,
+ * the target is out of reach here, and this answers why; otherwise null (a miss is the service's).
+ */
+export function webhookOutOfReach(figures: WebhookCosts): string | null {
+  const { targetPerSecond, cores, receiverUs, signUs } = figures;
+  const neededCores = (targetPerSecond * (signUs + receiverUs)) / 1e6;
+  if (neededCores <= cores) return null;
+  return (
+    `the signatures (${Math.round(signUs)} µs each) and the receiver (${Math.round(receiverUs)} µs a delivery) alone need ` +
+    `${neededCores.toFixed(2)} cores for ${targetPerSecond.toLocaleString('en-US')}/s, more than the machine's ${cores}`
+  );
+}
