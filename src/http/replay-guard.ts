@@ -6,7 +6,8 @@ import crypto from 'node:crypto';
 import type { Clock } from '../core/clock.js';
 import type { Db } from '../store/schema.js';
 import { GroupBatch } from '../core/group-batch.js';
-import { HotBatchQuery } from '../store/hot-query.js';
+import { HotBatchQuery, HotQuery } from '../store/hot-query.js';
+import { writeGroupOf } from '../store/write-group.js';
 
 /** Where a signed request was sent: the route, and whether it changes state (declared by the route). */
 export interface SignatureUse {
@@ -30,6 +31,15 @@ interface PendingClaim {
 /** Bounded so one flush stays a small, quick transaction. */
 const MAX_CLAIMS_PER_FLUSH = 512;
 const PURGE_INTERVAL_MS = 60_000;
+/**
+ * Expired records deleted per statement. A purge of everything expired in one statement held the
+ * one SQLite writer, and with it the event loop, for as long as the minute's records took: 217 ms for
+ * the 60,000 a busy minute leaves (docs/benchmarks.md, session 26). 500 take about 1.5 ms, each in a
+ * write group's transaction beside the requests of the moment.
+ */
+export const PURGE_CHUNK_ROWS = 500;
+/** Chunks per purge, so one run is bounded (a million records); the next run goes on from there. */
+const PURGE_MAX_CHUNKS = 2000;
 
 export const signatureHash = (signature: string): string => crypto.createHash('sha256').update(signature).digest('hex');
 
@@ -52,6 +62,15 @@ const insertClaims = new HotBatchQuery(5, (db, count, values) =>
     .returning('signature_hash'),
 );
 
+/** Up to `limit` records expired before `nowMs`, oldest first (the expiry index gives them in order). */
+const purgeChunk = new HotQuery(2, (db, nowMs: bigint, limit: bigint) =>
+  db
+    .deleteFrom('used_signatures')
+    .where('signature_hash', 'in', (eb) =>
+      eb.selectFrom('used_signatures').select('signature_hash').where('expires_at_ms', '<', nowMs).orderBy('expires_at_ms').limit(limit),
+    ),
+);
+
 /** Contract section 6: a Signature serves one path, or any number of read paths. */
 function mayShare(owner: SignatureUse, use: SignatureUse): boolean {
   return owner.path === use.path || (!owner.changesState && !use.changesState);
@@ -60,6 +79,8 @@ function mayShare(owner: SignatureUse, use: SignatureUse): boolean {
 export class ReplayGuard {
   private readonly claims = new GroupBatch<PendingClaim, ClaimOutcome>(MAX_CLAIMS_PER_FLUSH, (batch) => this.judge(batch));
   private purgeTimer: NodeJS.Timeout | null = null;
+  /** A purge is running: the timer's next tick does not start a second beside it. */
+  private purging = false;
 
   constructor(
     private readonly db: Db,
@@ -89,8 +110,25 @@ export class ReplayGuard {
     if (this.purgeTimer) clearInterval(this.purgeTimer);
   }
 
-  async purgeExpired(): Promise<void> {
-    await this.db.deleteFrom('used_signatures').where('expires_at_ms', '<', BigInt(this.clock.nowMs())).execute();
+  /**
+   * Deletes the records expired by now, PURGE_CHUNK_ROWS at a time, each chunk group-committed with
+   * the writes of the moment, so requests go on between chunks. Answers how many it deleted.
+   */
+  async purgeExpired(): Promise<number> {
+    if (this.purging) return 0;
+    this.purging = true;
+    try {
+      const nowMs = BigInt(this.clock.nowMs());
+      let purged = 0;
+      for (let chunk = 0; chunk < PURGE_MAX_CHUNKS; chunk++) {
+        const deleted = Number(await writeGroupOf(this.db).run((trx) => purgeChunk.affected(trx, nowMs, BigInt(PURGE_CHUNK_ROWS))));
+        purged += deleted;
+        if (deleted < PURGE_CHUNK_ROWS) break;
+      }
+      return purged;
+    } finally {
+      this.purging = false;
+    }
   }
 
   private async judge(batch: readonly PendingClaim[]): Promise<ClaimOutcome[]> {
