@@ -17,8 +17,14 @@ import { COMMIT_LINGER, GroupBatch } from '../core/group-batch.js';
 import { isPostgres, type Database, type Db } from './schema.js';
 import { isRetryableDbError, withTransaction } from './transactions.js';
 
-/** Units per shared transaction: bounds how long one commit keeps its callers waiting. */
-export const MAX_UNITS_PER_COMMIT = 64;
+/**
+ * Units per shared transaction, per store: bounds how long one commit keeps its callers waiting. On
+ * SQLite a unit costs no round trip and a commit is the dear part, so a busy process takes twice as
+ * many (alternating runs of the payout cases: more payouts a second and less CPU a payout with 128
+ * than with 64, and far fewer with 16; docs/benchmarks.md, session 26). On PostgreSQL every statement
+ * of a unit is a round trip the rest of the group waits for, and the runs could not tell 128 from 64.
+ */
+export const MAX_UNITS_PER_COMMIT = { sqlite: 128, postgres: 64 } as const;
 
 /** What a unit knows of its savepoint. */
 export interface UnitScope {
@@ -76,12 +82,10 @@ export class WriteGroup {
   private readonly batch: GroupBatch<Unit, Outcome>;
   private readonly postgres: boolean;
 
-  constructor(
-    private readonly db: Db,
-    maxUnitsPerCommit: number = MAX_UNITS_PER_COMMIT,
-  ) {
-    this.batch = new GroupBatch(maxUnitsPerCommit, (units) => this.runGroup(units), COMMIT_LINGER);
+  constructor(private readonly db: Db) {
     this.postgres = isPostgres(db);
+    const maxUnits = this.postgres ? MAX_UNITS_PER_COMMIT.postgres : MAX_UNITS_PER_COMMIT.sqlite;
+    this.batch = new GroupBatch(maxUnits, (units) => this.runGroup(units), COMMIT_LINGER);
   }
 
   /**
