@@ -2,6 +2,7 @@
 // machine: each service case names its bare floor (a server on the same parts doing only what the
 // contract requires of that request, measured in the same run). A half the floor misses too (its
 // throughput or its p99) no arrangement of the service can meet here; one the floor meets, it can.
+import type { CaseTarget } from './cases.js';
 import { FOREIGN_CPU_WARNING } from './cpu.js';
 import type { CaseResult } from './report.js';
 
@@ -17,24 +18,30 @@ export const FLOORS = {
   payoutSpread: 'payout floor, spread (bare)',
 } as const;
 
-/** The halves of a target a measured case misses, of those a healthy case can miss. */
-function missedHalves(result: CaseResult): { readonly rate: boolean; readonly p99: boolean } | null {
-  const { target, load, ratio } = result;
-  if (!target || !load || ratio === null || load.requests === 0) return null;
-  return { rate: ratio < target.ratio, p99: !(load.latencyMs.p99 <= target.p99Ms) };
+/** The two halves of a target a window can miss. */
+export interface Halves {
+  readonly rate: boolean;
+  readonly p99: boolean;
 }
 
-/**
- * A miss for a reason other than its two halves (errors, failed checks, an empty window), or a window
- * other processes loaded: never judged out of reach.
- */
-function unfit(result: CaseResult): boolean {
+/** Which halves of `target` a window misses: the one rule of the verdicts (report.ts) and of the floors'. */
+export function missedHalves(target: CaseTarget, ratio: number, p99Ms: number): Halves {
+  return { rate: ratio < target.ratio, p99: !(p99Ms <= target.p99Ms) };
+}
+
+/** Every answer in the window a 200, no request lost, no check after it failed. */
+export function answeredCleanly(result: CaseResult): boolean {
   const load = result.load;
-  if (!load || load.non200 > 0 || load.networkErrors > 0 || result.notes.some((note) => note.startsWith('check failed'))) return true;
-  return (load.cpu?.foreignShare ?? 0) > FOREIGN_CPU_WARNING;
+  return load !== null && load.non200 === 0 && load.networkErrors === 0 && !result.notes.some((note) => note.startsWith('check failed'));
 }
 
-const halvesText = (halves: { readonly rate: boolean; readonly p99: boolean }): string =>
+/** A case whose figures can say what is out of reach: answered cleanly, not empty, its window not loaded by other processes. */
+function fit(result: CaseResult): boolean {
+  const load = result.load;
+  return load !== null && load.requests > 0 && answeredCleanly(result) && (load.cpu?.foreignShare ?? 0) <= FOREIGN_CPU_WARNING;
+}
+
+const halvesText = (halves: Halves): string =>
   [halves.rate ? 'throughput' : null, halves.p99 ? 'p99' : null].filter((h) => h !== null).join(' and ');
 
 /**
@@ -43,14 +50,14 @@ const halvesText = (halves: { readonly rate: boolean; readonly p99: boolean }): 
  * as it was, with a note either way. A case without a floor in this run keeps its verdict.
  */
 export function judgedByFloor(result: CaseResult, floor: CaseResult | undefined): CaseResult {
-  if (result.verdict !== 'MISS' || !floor?.load || floor.ratio === null || !result.target) return result;
-  const missed = missedHalves(result);
-  if (!missed || unfit(result) || unfit(floor)) return result;
-  const floorMissed = missedHalves({ ...floor, target: result.target });
-  if (!floorMissed) return result;
+  const { target, ratio, load } = result;
+  if (result.verdict !== 'MISS' || !target || ratio === null || !load || !floor?.load || floor.ratio === null) return result;
+  if (!fit(result) || !fit(floor)) return result;
+  const missed = missedHalves(target, ratio, load.latencyMs.p99);
+  const floorMissed = missedHalves(target, floor.ratio, floor.load.latencyMs.p99);
   const figures =
     `floor: ${floor.name} made ${floor.ratio.toFixed(2)} × with p99 ${floor.load.latencyMs.p99.toFixed(1)} ms in this run ` +
-    `(target ≥ ${result.target.ratio} ×, p99 ≤ ${result.target.p99Ms} ms)`;
+    `(target ≥ ${target.ratio} ×, p99 ≤ ${target.p99Ms} ms)`;
   const outOfReach = (!missed.rate || floorMissed.rate) && (!missed.p99 || floorMissed.p99);
   if (outOfReach) {
     return {

@@ -22,7 +22,7 @@ import { runLoad, type LoadResult, type PreparedRequest } from './load.js';
 import { combineLoads, PAIRED_ROUNDS, windowRates } from './paired.js';
 import { summariseProfile, type Profile } from './profile-summary.js';
 import { InspectorProfiler } from './profiler.js';
-import { judgeByFloors, OUT_OF_REACH } from './floor-verdict.js';
+import { answeredCleanly, judgeByFloors, OUT_OF_REACH } from './floor-verdict.js';
 import { formatTable, machineNotes, MEMORY_TARGET_MIB, RESULTS_DIR, previousRates, verdictOf, writeResult, type CaseResult, type StoreResult } from './report.js';
 import { cleanupAll, freePort, killAll, postgresReachable, startFloorServer, startNoopServer, startService, vacuumWithoutAutovacuum, type BenchServer, type RunningProcess, type RunningService, type StoreKind } from './service.js';
 import { apiPath, RequestSigner, type RequestTemplate } from './signing.js';
@@ -102,7 +102,7 @@ function againstBaseline(found: CaseResult, base: CaseResult | undefined, diagno
   if (!base?.load) return { ...result, verdict: 'INFO', targetLabel: 'within 10 % (no base figure in this run)' };
   const share = result.load.rps / base.load.rps;
   const within = share >= 1 - MILLION_TOLERANCE;
-  const healthy = result.load.non200 === 0 && result.load.networkErrors === 0 && !result.notes.some((n) => n.startsWith('check failed'));
+  const healthy = answeredCleanly(result);
   const notes = [
     ...result.notes.filter((n) => !n.startsWith('throughput ') && !n.startsWith('p99 ')),
     `${Math.round(share * 100)} % of ${base.name}'s ${Math.round(base.load.rps).toLocaleString('en-US')} req/s` +
