@@ -24,7 +24,11 @@ export function verifierOf(key: MerchantKey): Verifier {
 export interface SignedBy {
   readonly merchantId: string;
   readonly nowMs: number;
-  /** The one-time record's key: SHA-256 of the Signature header. */
+  /**
+   * The one-time record's key: the signed Timestamp, then SHA-256 of the Signature header. The service
+   * keys its records by that pair (0017_signature_claims), so the claims of a moment share the key's
+   * right-hand leaves; the floors keep one text key and get the same order from its prefix.
+   */
   readonly hash: string;
   /** Until when the record is kept. */
   readonly expiresAtMs: number;
@@ -41,7 +45,7 @@ export function signedBy(headers: IncomingHttpHeaders, raw: string, verifiers: R
   return {
     merchantId: merchantId as string,
     nowMs,
-    hash: crypto.createHash('sha256').update(signature).digest('hex'),
+    hash: `${timestamp}:${crypto.createHash('sha256').update(signature).digest('hex')}`,
     expiresAtMs: Math.max(nowMs + TTL_MS, (seconds + WINDOW_SECONDS + 1) * 1000),
   };
 }

@@ -8,7 +8,7 @@ import { createPayoutBatches } from './domain/payouts/batch-migrations.js';
 import { addPayoutNameChecks } from './domain/payouts/name-check-migrations.js';
 import { addPayoutFallbacks, createPayoutsTable, dropPayoutsTable, indexPayoutsForStatements } from './domain/payouts/payout-migrations.js';
 import { createUsdtRates } from './domain/rate-migrations.js';
-import { addSignaturePaths, createRateLimitWindows, createUsedSignatures } from './http/request-guard-migrations.js';
+import { addSignaturePaths, createRateLimitWindows, createSignatureClaims, createUsedSignatures } from './http/request-guard-migrations.js';
 import { createLedgerTables } from './ledger/ledger-migrations.js';
 import { addIpAllowListsAndKeyScopes } from './merchants/access-migrations.js';
 import { createMerchantsAndKeys } from './merchants/merchant-migrations.js';
@@ -39,4 +39,5 @@ export const MIGRATIONS: Migrations = {
   '0014_reconciliation': migrationOf(createReconciliationTables, indexPaymentsForStatements, indexPayoutsForStatements),
   '0015_console': migrationOf(addAuditAddress, createPeopleTables),
   '0016_collection_leases': migrationOf(addCollectionLeases),
+  '0017_signature_claims': migrationOf(createSignatureClaims),
 };

@@ -1,13 +1,17 @@
 // One-time signatures. Every accepted Signature is recorded in the database (so every instance
 // sharing it judges a reuse alike) with the route it was first accepted on, for the replay window.
 // Claims arriving together are written in one statement: one commit serves many requests (group
-// commit) without weakening durability.
+// commit) without weakening durability. A record is keyed by the request's signed Timestamp and the
+// Signature's hash, so the claims of a moment land side by side in the key's B-tree (0017 in
+// request-guard-migrations.ts says why).
 import crypto from 'node:crypto';
+import { sql } from 'kysely';
 import type { Clock } from '../core/clock.js';
 import type { Db } from '../store/schema.js';
 import { GroupBatch } from '../core/group-batch.js';
 import { HotBatchQuery, HotQuery } from '../store/hot-query.js';
 import { writeGroupOf } from '../store/write-group.js';
+import { CARRIED_OVER_SIGNED_AT_S } from './request-guard-migrations.js';
 
 /** Where a signed request was sent: the route, and whether it changes state (declared by the route). */
 export interface SignatureUse {
@@ -22,6 +26,8 @@ export interface SignatureUse {
 export type ClaimOutcome = 'first' | 'repeat' | 'refused';
 
 interface PendingClaim {
+  /** The request's Timestamp, seconds: the record's key is (signedAtS, hash). */
+  readonly signedAtS: bigint;
   readonly hash: string;
   readonly merchantId: string;
   readonly expiresAtMs: bigint;
@@ -43,33 +49,34 @@ const PURGE_MAX_CHUNKS = 2000;
 
 export const signatureHash = (signature: string): string => crypto.createHash('sha256').update(signature).digest('hex');
 
-const claimValues = (c: PendingClaim): unknown[] => [c.hash, c.merchantId, c.expiresAtMs, c.use.path, c.use.changesState ? 'change' : 'read'];
+/** A claim's key as one string, for grouping a batch's claims (the Timestamp has ten digits, the hash none). */
+const keyOf = (signedAtS: bigint, hash: string): string => `${signedAtS} ${hash}`;
+
+const claimValues = (c: PendingClaim): unknown[] => [c.signedAtS, c.hash, c.merchantId, c.expiresAtMs, c.use.path, c.use.changesState ? 'change' : 'read'];
 
 /** The insert of a flush's claims, compiled once per number of claims. */
-const insertClaims = new HotBatchQuery(5, (db, count, values) =>
+const insertClaims = new HotBatchQuery(6, (db, count, values) =>
   db
-    .insertInto('used_signatures')
+    .insertInto('signature_claims')
     .values(
       Array.from({ length: count }, (_, i) => ({
-        signature_hash: values[i * 5] as string,
-        merchant_id: values[i * 5 + 1] as string,
-        expires_at_ms: values[i * 5 + 2] as bigint,
-        path: values[i * 5 + 3] as string,
-        path_effect: values[i * 5 + 4] as 'read' | 'change',
+        signed_at_s: values[i * 6] as bigint,
+        signature_hash: values[i * 6 + 1] as string,
+        merchant_id: values[i * 6 + 2] as string,
+        expires_at_ms: values[i * 6 + 3] as bigint,
+        path: values[i * 6 + 4] as string,
+        path_effect: values[i * 6 + 5] as 'read' | 'change',
       })),
     )
-    .onConflict((oc) => oc.column('signature_hash').doNothing())
-    .returning('signature_hash'),
+    .onConflict((oc) => oc.columns(['signed_at_s', 'signature_hash']).doNothing())
+    .returning(['signed_at_s', 'signature_hash']),
 );
 
 /** Up to `limit` records expired before `nowMs`, oldest first (the expiry index gives them in order). */
-const purgeChunk = new HotQuery(2, (db, nowMs: bigint, limit: bigint) =>
-  db
-    .deleteFrom('used_signatures')
-    .where('signature_hash', 'in', (eb) =>
-      eb.selectFrom('used_signatures').select('signature_hash').where('expires_at_ms', '<', nowMs).orderBy('expires_at_ms').limit(limit),
-    ),
-);
+const purgeChunk = new HotQuery(2, (db, nowMs: bigint, limit: bigint) => {
+  const oldest = db.selectFrom('signature_claims').select(['signed_at_s', 'signature_hash']).where('expires_at_ms', '<', nowMs).orderBy('expires_at_ms').limit(limit);
+  return db.deleteFrom('signature_claims').where(sql<boolean>`(signed_at_s, signature_hash) in (${oldest})`);
+});
 
 /** Contract section 6: a Signature serves one path, or any number of read paths. */
 function mayShare(owner: SignatureUse, use: SignatureUse): boolean {
@@ -81,6 +88,8 @@ export class ReplayGuard {
   private purgeTimer: NodeJS.Timeout | null = null;
   /** A purge is running: the timer's next tick does not start a second beside it. */
   private purging = false;
+  /** carriedOverUntil()'s answer, once asked. */
+  private carriedOverUntilMs: Promise<number> | null = null;
 
   constructor(
     private readonly db: Db,
@@ -98,7 +107,7 @@ export class ReplayGuard {
     const hash = signatureHash(signature);
     const validUntilMs = (timestampSeconds + this.windowSeconds + 1) * 1000;
     const expiresAtMs = BigInt(Math.max(this.clock.nowMs() + this.ttlMs, validUntilMs));
-    return this.claims.add({ hash, merchantId, expiresAtMs, use });
+    return this.claims.add({ signedAtS: BigInt(timestampSeconds), hash, merchantId, expiresAtMs, use });
   }
 
   startPurging(): void {
@@ -132,38 +141,87 @@ export class ReplayGuard {
   }
 
   private async judge(batch: readonly PendingClaim[]): Promise<ClaimOutcome[]> {
-    // Within one batch the first claim of a hash is the candidate first use; the others are judged against it.
+    // Within one batch the first claim of a key is the candidate first use; the others are judged against it.
     const candidates = new Map<string, PendingClaim>();
-    for (const claim of batch) if (!candidates.has(claim.hash)) candidates.set(claim.hash, claim);
-    // Sorted, so two instances inserting the same signatures take their locks in one order (no deadlock).
-    const ordered = [...candidates.values()].sort((a, b) => (a.hash < b.hash ? -1 : 1));
+    for (const claim of batch) {
+      const key = keyOf(claim.signedAtS, claim.hash);
+      if (!candidates.has(key)) candidates.set(key, claim);
+    }
+    // Sorted by key, so two instances inserting the same signatures take their locks in one order (no deadlock).
+    const ordered = [...candidates.values()].sort((a, b) => (a.signedAtS !== b.signedAtS ? (a.signedAtS < b.signedAtS ? -1 : 1) : a.hash < b.hash ? -1 : 1));
     const { firsts, owners } = await this.record(ordered);
     return batch.map((claim) => {
       if (firsts.has(claim)) return 'first';
-      const owner = owners.get(claim.hash);
+      const owner = owners.get(keyOf(claim.signedAtS, claim.hash));
       return owner !== undefined && mayShare(owner, claim.use) ? 'repeat' : 'refused';
     });
   }
 
   /**
-   * Inserts the candidates. `firsts` are those whose insert won; `owners` holds, per hash, the use
+   * Inserts the candidates. `firsts` are those whose insert won; `owners` holds, per key, the use
    * that owns it: the winner's, else the stored first use (read after the conflict, so after the
-   * winner committed). A hash missing from `owners` lost its record to the purge in between: refused.
+   * winner committed). A key missing from `owners` lost its record to the purge in between: refused.
+   * While a record carried over from before 0017 may be live, a candidate whose hash it holds is not
+   * inserted at all: that record owns it.
    */
-  private async record(candidates: readonly PendingClaim[]): Promise<{ firsts: Set<PendingClaim>; owners: Map<string, SignatureUse> }> {
+  private async record(all: readonly PendingClaim[]): Promise<{ firsts: Set<PendingClaim>; owners: Map<string, SignatureUse> }> {
+    const owners = new Map<string, SignatureUse>();
+    const candidates = await this.withoutCarriedOver(all, owners);
+    if (candidates.length === 0) return { firsts: new Set(), owners };
     const inserted = await insertClaims.execute(this.db, candidates.flatMap(claimValues));
-    const won = new Set(inserted.map((r) => r.signature_hash));
-    const firsts = new Set(candidates.filter((c) => won.has(c.hash)));
-    const owners = new Map<string, SignatureUse>([...firsts].map((c) => [c.hash, c.use]));
-    const seenBefore = candidates.filter((c) => !won.has(c.hash)).map((c) => c.hash);
+    const won = new Set(inserted.map((r) => keyOf(BigInt(r.signed_at_s), r.signature_hash)));
+    const firsts = new Set(candidates.filter((c) => won.has(keyOf(c.signedAtS, c.hash))));
+    for (const c of firsts) owners.set(keyOf(c.signedAtS, c.hash), c.use);
+    const seenBefore = candidates.filter((c) => !firsts.has(c));
     if (seenBefore.length > 0) {
       const stored = await this.db
-        .selectFrom('used_signatures')
-        .select(['signature_hash', 'path', 'path_effect'])
-        .where('signature_hash', 'in', seenBefore)
+        .selectFrom('signature_claims')
+        .select(['signed_at_s', 'signature_hash', 'path', 'path_effect'])
+        .where(({ eb, refTuple, tuple }) =>
+          eb(
+            refTuple('signed_at_s', 'signature_hash'),
+            'in',
+            seenBefore.map((c) => tuple(c.signedAtS, c.hash)),
+          ),
+        )
         .execute();
-      for (const row of stored) owners.set(row.signature_hash, { path: row.path, changesState: row.path_effect !== 'read' });
+      for (const row of stored) owners.set(keyOf(BigInt(row.signed_at_s), row.signature_hash), useOf(row));
     }
     return { firsts, owners };
   }
+
+  /**
+   * The candidates to insert: all of them, unless records carried over from before 0017 (kept under
+   * CARRIED_OVER_SIGNED_AT_S, without their Timestamp) may still be live. Then a candidate whose hash
+   * such a record holds is left out, and that record's use goes into `owners` under the candidate's key.
+   */
+  private async withoutCarriedOver(candidates: readonly PendingClaim[], owners: Map<string, SignatureUse>): Promise<readonly PendingClaim[]> {
+    if (this.clock.nowMs() >= (await this.carriedOverUntil())) return candidates;
+    const stored = await this.db
+      .selectFrom('signature_claims')
+      .select(['signature_hash', 'path', 'path_effect'])
+      .where('signed_at_s', '=', CARRIED_OVER_SIGNED_AT_S)
+      .where('signature_hash', 'in', [...new Set(candidates.map((c) => c.hash))])
+      .execute();
+    if (stored.length === 0) return candidates;
+    const carried = new Map(stored.map((row) => [row.signature_hash, useOf(row)]));
+    for (const c of candidates) {
+      const use = carried.get(c.hash);
+      if (use) owners.set(keyOf(c.signedAtS, c.hash), use);
+    }
+    return candidates.filter((c) => !carried.has(c.hash));
+  }
+
+  /** When the last record carried over from before 0017 expires (0 when there is none), read once. */
+  private carriedOverUntil(): Promise<number> {
+    this.carriedOverUntilMs ??= this.db
+      .selectFrom('signature_claims')
+      .select((eb) => eb.fn.max('expires_at_ms').as('until'))
+      .where('signed_at_s', '=', CARRIED_OVER_SIGNED_AT_S)
+      .executeTakeFirst()
+      .then((row) => Number(row?.until ?? 0));
+    return this.carriedOverUntilMs;
+  }
 }
+
+const useOf = (row: { readonly path: string; readonly path_effect: string }): SignatureUse => ({ path: row.path, changesState: row.path_effect !== 'read' });

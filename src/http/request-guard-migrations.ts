@@ -38,3 +38,41 @@ export async function createRateLimitWindows(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('rate_limit_windows_window').on('rate_limit_windows').column('window_s').execute();
 }
+
+/**
+ * The Timestamp a record carried over from `used_signatures` is filed under (0017): those rows never
+ * stored theirs. The replay guard also looks a signature up under it while such a row may still be
+ * live (replay-guard.ts).
+ */
+export const CARRIED_OVER_SIGNED_AT_S = -1n;
+
+/**
+ * Step of 0017_signature_claims: the one-time records keyed by the request's signed Timestamp first,
+ * then the signature's hash. Keyed by the hash alone, every record went into a random leaf of a B-tree
+ * holding the whole replay window (a busy service keeps hundreds of thousands of records), so each
+ * claim read and dirtied a page of its own; keyed by Timestamp first, the claims of a moment go into
+ * the same few leaves at the tree's right edge (docs/benchmarks.md, session 27). The pair is as unique
+ * as the hash: the Timestamp is part of what is signed, so one Signature verifies under one Timestamp
+ * only. Records of the old table are carried over under CARRIED_OVER_SIGNED_AT_S, so a signature
+ * accepted before the upgrade is still refused after it.
+ */
+export async function createSignatureClaims(db: Kysely<any>): Promise<void> {
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  let table = db.schema
+    .createTable('signature_claims')
+    .addColumn('signed_at_s', 'bigint', (c) => c.notNull())
+    .addColumn('signature_hash', 'text', (c) => c.notNull())
+    .addColumn('merchant_id', 'text', (c) => c.notNull())
+    .addColumn('expires_at_ms', 'bigint', (c) => c.notNull())
+    .addColumn('path', 'text', (c) => c.notNull())
+    .addColumn('path_effect', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('signature_claims_pk', ['signed_at_s', 'signature_hash']);
+  // On SQLite the rows live in the key's own B-tree: no rowid table beside it to write as well.
+  if (!postgres) table = table.modifyEnd(sql`without rowid`);
+  await table.execute();
+  await db.schema.createIndex('signature_claims_expiry').on('signature_claims').column('expires_at_ms').execute();
+  await sql`
+    INSERT INTO signature_claims (signed_at_s, signature_hash, merchant_id, expires_at_ms, path, path_effect)
+    SELECT ${sql.lit(Number(CARRIED_OVER_SIGNED_AT_S))}, signature_hash, merchant_id, expires_at_ms, path, path_effect FROM used_signatures`.execute(db);
+  await db.schema.dropTable('used_signatures').execute();
+}

@@ -1,8 +1,11 @@
 // Row types of the two tables http/ keeps for its guards on merchant requests: one-time signatures
 // (replay-guard.ts) and the shared rate-limit counters (rate-limit-shared.ts).
 
-export interface UsedSignaturesTable {
-  /** sha256 hex of the Signature header value: one row per accepted signature. */
+/** One accepted signature, keyed by (signed_at_s, signature_hash) since 0017 (request-guard-migrations.ts). */
+export interface SignatureClaimsTable {
+  /** The request's Timestamp header, Unix seconds; CARRIED_OVER_SIGNED_AT_S for records from before 0017. */
+  signed_at_s: bigint;
+  /** sha256 hex of the Signature header value. */
   signature_hash: string;
   merchant_id: string;
   expires_at_ms: bigint;
@@ -20,6 +23,6 @@ export interface RateLimitWindowsTable {
 }
 
 export interface RequestGuardTables {
-  used_signatures: UsedSignaturesTable;
+  signature_claims: SignatureClaimsTable;
   rate_limit_windows: RateLimitWindowsTable;
 }

@@ -2,7 +2,7 @@
 // the ones still to come, which may answer 404 for now), arbitrary bodies and arbitrary header
 // combinations, correctly signed or not, must give an answer below 500, always in the envelope with a
 // stable UPPER_SNAKE reason, and must write nothing: every table keeps its rows, except that
-// `used_signatures` may grow (it records accepted signatures by design) and the shared rate-limit
+// `signature_claims` may grow (it records accepted signatures by design) and the shared rate-limit
 // counters in `rate_limit_windows` change with every request.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -286,7 +286,7 @@ afterAll(async () => server.close());
 describe('fuzzing the merchant API', () => {
   it('sees the tables it guards', async () => {
     const tables = [...(await snapshotOf(server.services.store)).keys()];
-    expect(tables).toEqual(expect.arrayContaining(['merchants', 'api_keys', 'usdt_rates', 'audit_log', 'used_signatures']));
+    expect(tables).toEqual(expect.arrayContaining(['merchants', 'api_keys', 'usdt_rates', 'audit_log', 'signature_claims']));
   });
 
   it('answers correctly signed arbitrary bodies on every route below 500, in the envelope, writing nothing', async () => {

@@ -220,7 +220,7 @@ describe.runIf(usingPostgres())('a read route while its Signature record waits t
   const insertWaiting = async (): Promise<boolean> => {
     const waiting = await sql<{ n: string }>`
       select count(*)::text as n from pg_stat_activity
-      where wait_event_type = 'Lock' and query ilike '%insert into "used_signatures"%'`.execute(server.services.store.db);
+      where wait_event_type = 'Lock' and query ilike '%insert into "signature_claims"%'`.execute(server.services.store.db);
     return Number(waiting.rows[0]!.n) > 0;
   };
 
@@ -240,8 +240,13 @@ describe.runIf(usingPostgres())('a read route while its Signature record waits t
       .transaction()
       .execute(async (trx) => {
         await trx
-          .insertInto('used_signatures')
-          .values({ signature_hash: signatureHash(request.headers.Signature!), merchant_id: shop.id, expires_at_ms: BigInt(Date.now() + 600_000), path: heldPath, path_effect: 'change' })
+          .insertInto('signature_claims')
+          .values({
+            signed_at_s: BigInt(request.headers.Timestamp!),
+            signature_hash: signatureHash(request.headers.Signature!),
+            merchant_id: shop.id, expires_at_ms: BigInt(Date.now() + 600_000), path: heldPath,
+            path_effect: 'change',
+          })
           .execute();
         holding();
         await ended;
@@ -275,8 +280,9 @@ describe.runIf(usingPostgres())('a read route while its Signature record waits t
     expect(answer.status).toBe(200);
     expect(answer.data.items).toHaveLength(3);
     const stored = await server.services.store.db
-      .selectFrom('used_signatures')
+      .selectFrom('signature_claims')
       .select(['path', 'path_effect'])
+      .where('signed_at_s', '=', BigInt(request.headers.Timestamp!))
       .where('signature_hash', '=', signatureHash(request.headers.Signature!))
       .executeTakeFirst();
     expect(stored).toEqual({ path: '/v1/api/payment/list', path_effect: 'read' });

@@ -33,14 +33,14 @@ export async function snapshot(store: Store): Promise<Map<string, TableState>> {
 }
 
 /**
- * Nothing changed, except that `used_signatures` may grow (it records accepted signatures by design)
+ * Nothing changed, except that `signature_claims` may grow (it records accepted signatures by design)
  * and the shared rate-limit counters in `rate_limit_windows` move with every request.
  */
 export function expectNoWrites(before: Map<string, TableState>, after: Map<string, TableState>): void {
   expect([...after.keys()]).toEqual([...before.keys()]);
   for (const [name, was] of before) {
     const now = after.get(name)!;
-    if (name === 'used_signatures') {
+    if (name === 'signature_claims') {
       expect(now.count, name).toBeGreaterThanOrEqual(was.count);
     } else if (name !== 'rate_limit_windows') {
       expect({ table: name, ...now }).toEqual({ table: name, ...was });

@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(async () => store?.close());
 
 async function stored(): Promise<Set<string>> {
-  const rows = await store.db.selectFrom('used_signatures').select('signature_hash').execute();
+  const rows = await store.db.selectFrom('signature_claims').select('signature_hash').execute();
   return new Set(rows.map((row) => row.signature_hash));
 }
 
@@ -34,14 +34,16 @@ describe(`the replay records' purge (${process.env.TEST_STORE === 'postgres' ? '
     expect(claimed.every((outcome) => outcome === 'first')).toBe(true);
     clock.advance(30_000);
     const live = ['live-1', 'live-2', 'live-3'];
-    for (const signature of live) expect(await guard.claim(signature, 'merchant-b', seconds(), CHANGE)).toBe('first');
+    // A replay carries the Timestamp it was signed with.
+    const liveSignedAt = seconds();
+    for (const signature of live) expect(await guard.claim(signature, 'merchant-b', liveSignedAt, CHANGE)).toBe('first');
     clock.advance(TTL_MS - 30_000 + 1);
 
     // The purge and, while its chunks run, a new claim, the repeat of a live one and a second purge.
     const purge = guard.purgeExpired();
     const [fresh, repeat, overlapping] = await Promise.all([
       guard.claim('fresh-1', 'merchant-c', seconds(), CHANGE),
-      guard.claim('live-1', 'merchant-b', seconds(), READ),
+      guard.claim('live-1', 'merchant-b', liveSignedAt, READ),
       guard.purgeExpired(),
     ]);
     expect(await purge).toBe(oldCount);
