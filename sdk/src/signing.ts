@@ -69,23 +69,6 @@ export function verifyRsaSha512(
   }
 }
 
-/**
- * verifyRsaSha512 on libuv's thread pool: the RSA arithmetic and the message's hash run off the calling
- * thread, which only decodes the signature and hashes the body. A server verifying many requests on
- * one event loop keeps that loop for other work (about half of a signature check's time on it).
- */
-export function verifyRsaSha512Async(publicKey: KeyObject, body: RawBody, timestamp: string, signatureB64: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    try {
-      const signature = decodeBase64Strict(signatureB64);
-      if (signature === null) return resolve(false);
-      verify('sha512', Buffer.from(stringToSign(body, timestamp)), publicKey, signature, (error, valid) => resolve(error === null && valid));
-    } catch {
-      resolve(false);
-    }
-  });
-}
-
 export function verifyHmacSha256(
   secret: string | KeyObject,
   body: RawBody,

@@ -4,7 +4,7 @@
 // included) never spends the merchant's budget. Between the signature and the one-time rule sit the
 // merchant's IP allow-list and the signing key's scope: only a signed request learns of either.
 import type { FastifyRequest, RouteOptions } from 'fastify';
-import { verifyHmacSha256, verifyRsaSha512Async } from '../../sdk/src/signing.js';
+import { verifyHmacSha256, verifyRsaSha512 } from '../../sdk/src/signing.js';
 import type { Clock } from '../core/clock.js';
 import { AppError } from '../core/errors.js';
 import { unmapIpv4 } from '../core/cidr.js';
@@ -118,14 +118,12 @@ function useOf(request: FastifyRequest): SignatureUse {
  */
 const repeatBucket = (merchantId: string): string => `${merchantId}:repeat`;
 
-/** The merchant's first active key the Signature verifies against; RSA keys are checked off the event loop. */
-async function matchingKey(keys: readonly VerifierKey[], body: Buffer, timestamp: string, signature: string): Promise<VerifierKey | undefined> {
-  for (const key of keys) {
-    const valid =
-      key.type === 'RSA-SHA512' ? await verifyRsaSha512Async(key.publicKey, body, timestamp, signature) : verifyHmacSha256(key.secret, body, timestamp, signature);
-    if (valid) return key;
-  }
-  return undefined;
+function matchingKey(keys: readonly VerifierKey[], body: Buffer, timestamp: string, signature: string): VerifierKey | undefined {
+  return keys.find((key) =>
+    key.type === 'RSA-SHA512'
+      ? verifyRsaSha512(key.publicKey, body, timestamp, signature)
+      : verifyHmacSha256(key.secret, body, timestamp, signature),
+  );
 }
 
 /**
@@ -177,7 +175,7 @@ export async function verifyMerchantSignature(request: FastifyRequest, deps: Aut
   const credentials = await deps.merchants.credentials(merchantId);
   if (!credentials) throw new AppError('UNKNOWN_MERCHANT', 'No merchant has this MerchantID.');
   const body = request.rawBody ?? Buffer.alloc(0);
-  const key = await matchingKey(credentials.keys, body, timestamp, signature);
+  const key = matchingKey(credentials.keys, body, timestamp, signature);
   if (!key) {
     throw new AppError('INVALID_SIGNATURE', 'The Signature does not verify against any active key of this merchant.');
   }
