@@ -9,12 +9,11 @@ import { requireDeclaredAccess } from '../../src/http/auth.js';
 import { CLI_COMMANDS } from '../../src/cli/all-commands.js';
 import { parseArgs } from '../../src/cli/args.js';
 import { MIGRATIONS } from '../../src/migrations.js';
-import { openStore } from '../../src/store/db.js';
 import { migrate } from '../../src/store/migrator.js';
 import type { KeyScope } from '../../src/merchants/access.js';
 import { PaymentClient } from '../../sdk/src/index.js';
 import { settlementBlind } from '../helpers/balance.js';
-import { allocateTestDatabase } from '../helpers/store.js';
+import { openStoreBefore } from '../helpers/store.js';
 import { startTestServer, type TestMerchant, type TestServer } from '../helpers/server.js';
 import { fund, initiateBody, paidPayment } from '../payments/api-helpers.js';
 import { payoutBody } from '../payouts/helpers.js';
@@ -198,10 +197,7 @@ describe('operator view of key scopes', () => {
 
 describe('migration 0011_ip_allow_lists_key_scopes', () => {
   it('gives the keys that existed before it the scope all, and their merchants no allow-list', async () => {
-    const location = allocateTestDatabase();
-    const names = Object.keys(MIGRATIONS);
-    const before = Object.fromEntries(names.slice(0, names.indexOf('0011_ip_allow_lists_key_scopes')).map((name) => [name, MIGRATIONS[name]!]));
-    const store = await openStore(location, before);
+    const { store, location } = await openStoreBefore('0011_ip_allow_lists_key_scopes');
     try {
       const db = store.db as any;
       await db

@@ -74,3 +74,15 @@ export async function openTestStore(): Promise<Store & { readonly location: Test
     },
   };
 }
+
+/**
+ * A fresh store migrated up to, not including, `migration`, for that migration's own test: the test
+ * writes rows of the old shape, then runs migrate() for the rest. Close the store, then drop the location.
+ */
+export async function openStoreBefore(migration: string): Promise<{ readonly store: Store; readonly location: TestDatabase }> {
+  const names = Object.keys(MIGRATIONS);
+  if (!names.includes(migration)) throw new Error(`no migration ${migration}`);
+  const before = Object.fromEntries(names.slice(0, names.indexOf(migration)).map((name) => [name, MIGRATIONS[name]!]));
+  const location = allocateTestDatabase();
+  return { store: await openStore(location, before), location };
+}

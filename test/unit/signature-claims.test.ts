@@ -8,8 +8,7 @@ import { CARRIED_OVER_SIGNED_AT_S } from '../../src/http/request-guard-migration
 import { ReplayGuard, signatureHash } from '../../src/http/replay-guard.js';
 import { MIGRATIONS } from '../../src/migrations.js';
 import { migrate } from '../../src/store/migrator.js';
-import { openStore } from '../../src/store/db.js';
-import { allocateTestDatabase, openTestStore } from '../helpers/store.js';
+import { openStoreBefore, openTestStore } from '../helpers/store.js';
 
 const TTL_MS = 600_000;
 const WINDOW_SECONDS = 300;
@@ -50,10 +49,7 @@ describe(`one-time records keyed by Timestamp and hash (${STORE})`, () => {
 
 describe(`migration 0017_signature_claims (${STORE})`, () => {
   it("carries used_signatures' records over, and they refuse their signatures under any Timestamp until they expire", async () => {
-    const location = allocateTestDatabase();
-    const names = Object.keys(MIGRATIONS);
-    const before = Object.fromEntries(names.slice(0, names.indexOf('0017_signature_claims')).map((name) => [name, MIGRATIONS[name]!]));
-    const store = await openStore(location, before);
+    const { store, location } = await openStoreBefore('0017_signature_claims');
     try {
       const db = store.db as any;
       const expiresAtMs = BigInt(NOW_MS + 120_000);
