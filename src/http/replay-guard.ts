@@ -29,6 +29,8 @@ interface PendingClaim {
   /** The request's Timestamp, seconds: the record's key is (signedAtS, hash). */
   readonly signedAtS: bigint;
   readonly hash: string;
+  /** keyOf(signedAtS, hash), made once: a batch groups, sorts and matches its claims by it. */
+  readonly key: string;
   readonly merchantId: string;
   readonly expiresAtMs: bigint;
   readonly use: SignatureUse;
@@ -107,7 +109,8 @@ export class ReplayGuard {
     const hash = signatureHash(signature);
     const validUntilMs = (timestampSeconds + this.windowSeconds + 1) * 1000;
     const expiresAtMs = BigInt(Math.max(this.clock.nowMs() + this.ttlMs, validUntilMs));
-    return this.claims.add({ signedAtS: BigInt(timestampSeconds), hash, merchantId, expiresAtMs, use });
+    const signedAtS = BigInt(timestampSeconds);
+    return this.claims.add({ signedAtS, hash, key: keyOf(signedAtS, hash), merchantId, expiresAtMs, use });
   }
 
   startPurging(): void {
@@ -143,16 +146,13 @@ export class ReplayGuard {
   private async judge(batch: readonly PendingClaim[]): Promise<ClaimOutcome[]> {
     // Within one batch the first claim of a key is the candidate first use; the others are judged against it.
     const candidates = new Map<string, PendingClaim>();
-    for (const claim of batch) {
-      const key = keyOf(claim.signedAtS, claim.hash);
-      if (!candidates.has(key)) candidates.set(key, claim);
-    }
+    for (const claim of batch) if (!candidates.has(claim.key)) candidates.set(claim.key, claim);
     // Sorted by key, so two instances inserting the same signatures take their locks in one order (no deadlock).
-    const ordered = [...candidates.values()].sort((a, b) => (a.signedAtS !== b.signedAtS ? (a.signedAtS < b.signedAtS ? -1 : 1) : a.hash < b.hash ? -1 : 1));
+    const ordered = [...candidates.values()].sort((a, b) => (a.key < b.key ? -1 : 1));
     const { firsts, owners } = await this.record(ordered);
     return batch.map((claim) => {
       if (firsts.has(claim)) return 'first';
-      const owner = owners.get(keyOf(claim.signedAtS, claim.hash));
+      const owner = owners.get(claim.key);
       return owner !== undefined && mayShare(owner, claim.use) ? 'repeat' : 'refused';
     });
   }
@@ -170,8 +170,8 @@ export class ReplayGuard {
     if (candidates.length === 0) return { firsts: new Set(), owners };
     const inserted = await insertClaims.execute(this.db, candidates.flatMap(claimValues));
     const won = new Set(inserted.map((r) => keyOf(BigInt(r.signed_at_s), r.signature_hash)));
-    const firsts = new Set(candidates.filter((c) => won.has(keyOf(c.signedAtS, c.hash))));
-    for (const c of firsts) owners.set(keyOf(c.signedAtS, c.hash), c.use);
+    const firsts = new Set(candidates.filter((c) => won.has(c.key)));
+    for (const c of firsts) owners.set(c.key, c.use);
     const seenBefore = candidates.filter((c) => !firsts.has(c));
     if (seenBefore.length > 0) {
       const stored = await this.db
@@ -207,7 +207,7 @@ export class ReplayGuard {
     const carried = new Map(stored.map((row) => [row.signature_hash, useOf(row)]));
     for (const c of candidates) {
       const use = carried.get(c.hash);
-      if (use) owners.set(keyOf(c.signedAtS, c.hash), use);
+      if (use) owners.set(c.key, use);
     }
     return candidates.filter((c) => !carried.has(c.hash));
   }

@@ -244,7 +244,9 @@ describe.runIf(usingPostgres())('a read route while its Signature record waits t
           .values({
             signed_at_s: BigInt(request.headers.Timestamp!),
             signature_hash: signatureHash(request.headers.Signature!),
-            merchant_id: shop.id, expires_at_ms: BigInt(Date.now() + 600_000), path: heldPath,
+            merchant_id: shop.id,
+            expires_at_ms: BigInt(Date.now() + 600_000),
+            path: heldPath,
             path_effect: 'change',
           })
           .execute();
