@@ -77,7 +77,9 @@ export async function buildRuntime(
   const webhooks = new WebhookService(store.db, serviceKey, clock);
   const registry =
     upstream === 'start'
-      ? await startChannels(config.simulator, config.simulatorBank, clock, `http://127.0.0.1:${config.port}`, config.dataDir)
+      ? await startChannels(config.simulator, config.simulatorBank, clock, `http://127.0.0.1:${config.port}`, config.dataDir, (message) =>
+          logger.warn(message),
+        )
       : await ChannelRegistry.attach(config.simulator, clock, config.dataDir);
   const connectorSettings = new ConnectorSettings(store.db, box, clock, options.connectors);
   const connectorMetrics = new ConnectorMetrics(store.db, clock);

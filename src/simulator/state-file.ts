@@ -143,6 +143,17 @@ export class BankStateFile {
   }
 }
 
+/**
+ * The pid named in the lock of `file` when that process is running: the bank that keeps the file's
+ * books, for a second one to name. Null when none does (or the lock names no pid).
+ */
+export function stateFileHolder(file: string): number | null {
+  const lock = `${path.resolve(file)}.lock`;
+  if (!holderAlive(lock)) return null;
+  const pid = Number(fs.readFileSync(lock, 'utf8'));
+  return Number.isInteger(pid) && pid > 0 ? pid : null;
+}
+
 /** State files a bank of this process holds (a lock naming this pid but not listed here is stale: a container restarted as the same pid). */
 const claimedHere = new Set<string>();
 

@@ -1,8 +1,10 @@
-// The README's first command as a merchant meets it: the service compiled by scripts/build.mjs (what
-// `npm start` runs), started on a fresh data directory with the embedded default, prints a sandbox
+// The README's first command as a merchant meets it: `npm start` itself (the build by scripts/build.mjs,
+// then the compiled service), on a fresh data directory with the embedded default, prints a sandbox
 // merchant and a signed curl example; the example, run in a shell, answers the merchant's balance.
-// Also checks that the build carried the checkout's and console's assets beside the modules.
-import { execFile, execFileSync, spawn } from 'node:child_process';
+// Also checks that the build carried the checkout's and console's assets beside the modules, and that
+// SIGTERM sent to npm (as a process manager or `docker stop` sends it) stops the service cleanly
+// rather than leaving it running, orphaned, with its port and the sandbox bank's books.
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -13,45 +15,79 @@ import { freePort } from '../helpers/ports.js';
 
 const run = promisify(execFile);
 const REPO = path.resolve(__dirname, '../..');
-/** Inside the repository, so the compiled modules find node_modules as dist/ does. */
-const BUILD_DIR = path.join(REPO, 'test-results', `build-${process.pid}-${Date.now()}`);
+/**
+ * A copy of what `npm start` needs (package.json, scripts/, src/, sdk/, the tsconfigs), inside the repository,
+ * so that its build writes its own dist/ and leaves the working tree's alone.
+ */
+const WORK_DIR = path.join(REPO, 'test-results', `quick-start-${process.pid}-${Date.now()}`);
+const BUILD_DIR = path.join(WORK_DIR, 'dist');
 const BUILD_TIMEOUT_MS = 180_000;
 
 let dataDir: string;
 let output = '';
-let child: ReturnType<typeof spawn> | null = null;
+/** `npm start`; the service is its child (the script execs it in place of the shell). */
+let npm: ReturnType<typeof spawn> | null = null;
 let port = 0;
 
+/** The parent pid of a running process, from /proc (null when it is gone). */
+function parentOf(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a process with this pid is running. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The pid of the service that published the data directory's bank (written once it listens). */
+const published = (): { pid: number; url: string } => JSON.parse(fs.readFileSync(path.join(dataDir, 'simulator.json'), 'utf8'));
+
 beforeAll(async () => {
-  execFileSync(process.execPath, [path.join(REPO, 'scripts', 'build.mjs'), BUILD_DIR], { stdio: 'pipe' });
+  fs.mkdirSync(WORK_DIR, { recursive: true });
+  for (const name of ['package.json', 'tsconfig.json', 'tsconfig.build.json']) fs.copyFileSync(path.join(REPO, name), path.join(WORK_DIR, name));
+  for (const name of ['scripts', 'src', 'sdk']) fs.cpSync(path.join(REPO, name), path.join(WORK_DIR, name), { recursive: true });
+  fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(WORK_DIR, 'node_modules'), 'dir');
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-quick-start-'));
   port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', npm_config_update_notifier: 'false' };
   // The embedded default: whatever the test run's store, the quick start is SQLite with no settings.
   for (const name of ['DATABASE_URL', 'DATABASE_SCHEMA', 'ADMIN_TOKEN', 'SECRET_KEY', 'SIMULATOR_URL']) delete env[name];
-  const started = spawn(process.execPath, [path.join(BUILD_DIR, 'src', 'main.js')], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child = started;
+  const started = spawn('npm', ['start'], { cwd: WORK_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  npm = started;
   await new Promise<void>((resolve, reject) => {
     started.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('--data-binary "$BODY"')) resolve();
     });
     started.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    started.on('exit', (code) => reject(new Error(`the compiled service exited (${code}) before printing its example:\n${output}`)));
+    started.on('exit', (code) => reject(new Error(`npm start exited (${code}) before printing its example:\n${output}`)));
   });
 }, BUILD_TIMEOUT_MS);
 
 afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((resolve) => child!.once('exit', resolve));
-    child.kill('SIGTERM');
+  // Only when a test failed before the last one stopped it.
+  const service = fs.existsSync(path.join(dataDir ?? '', 'simulator.json')) ? published().pid : null;
+  if (npm && npm.exitCode === null && npm.signalCode === null) {
+    const exited = new Promise((resolve) => npm!.once('exit', resolve));
+    npm.kill('SIGTERM');
     await exited;
   }
-  fs.rmSync(BUILD_DIR, { recursive: true, force: true });
+  if (service !== null && alive(service)) process.kill(service, 'SIGKILL');
+  fs.rmSync(WORK_DIR, { recursive: true, force: true });
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe('the quick start, compiled as npm start runs it', () => {
+describe('the quick start: npm start', () => {
   it('prints a sandbox merchant and an example that answers its balance when pasted into a shell', async () => {
     expect(output).toMatch(/Sandbox MerchantID: mch_\w+/);
     expect(output).toMatch(/First operator: admin@paygate\.local \/ \S+/);
@@ -67,7 +103,7 @@ describe('the quick start, compiled as npm start runs it', () => {
   async function startExpectingExit(extra: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
     const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', ...extra };
     for (const name of ['DATABASE_URL', 'DATABASE_SCHEMA', 'ADMIN_TOKEN', 'SECRET_KEY', 'SIMULATOR_URL']) delete env[name];
-    const second = spawn(process.execPath, [path.join(BUILD_DIR, 'src', 'main.js')], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const second = spawn(process.execPath, [path.join(BUILD_DIR, 'src', 'main.js')], { cwd: WORK_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let printed = '';
     second.stdout!.on('data', (chunk: Buffer) => (printed += chunk.toString()));
     second.stderr!.on('data', (chunk: Buffer) => (printed += chunk.toString()));
@@ -76,15 +112,15 @@ describe('the quick start, compiled as npm start runs it', () => {
   }
 
   it('a second start on the same data directory and port fails and leaves the running service its bank', async () => {
-    const published = (): { pid: number; url: string } => JSON.parse(fs.readFileSync(path.join(dataDir, 'simulator.json'), 'utf8'));
     const before = published();
-    expect(before.pid).toBe(child!.pid);
+    // npm's own child: the shell of the script gave its place to the service.
+    expect(parentOf(before.pid)).toBe(npm!.pid);
     const second = await startExpectingExit({ PORT: String(port), DATA_DIR: dataDir });
     expect(second.code).toBe(1);
     expect(second.output).toContain('EADDRINUSE');
     // The CLI still finds the running service's bank, and the bank still holds the books.
     expect(published()).toEqual(before);
-    expect(fs.readFileSync(path.join(dataDir, 'simulator-state.jsonl.lock'), 'utf8').trim()).toBe(String(child!.pid));
+    expect(fs.readFileSync(path.join(dataDir, 'simulator-state.jsonl.lock'), 'utf8').trim()).toBe(String(before.pid));
     const example = output.slice(output.indexOf("BODY='"), output.indexOf('--data-binary "$BODY"') + '--data-binary "$BODY"'.length);
     expect(JSON.parse((await run('bash', ['-c', example], { timeout: 30_000 })).stdout)).toMatchObject({ code: '200' });
   }, 60_000);
@@ -105,6 +141,40 @@ describe('the quick start, compiled as npm start runs it', () => {
     }
   }, 60_000);
 
+  it('a second service on the same data directory says that its sandbox bank keeps no books, and names the holder', async () => {
+    const before = published();
+    const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', PORT: String(await freePort()), DATA_DIR: dataDir };
+    for (const name of ['DATABASE_URL', 'DATABASE_SCHEMA', 'ADMIN_TOKEN', 'SECRET_KEY', 'SIMULATOR_URL']) delete env[name];
+    const second = spawn(process.execPath, [path.join(BUILD_DIR, 'src', 'main.js')], { cwd: WORK_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let printed = '';
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const seen = (chunk: Buffer): void => {
+          printed += chunk.toString();
+          if (printed.includes('--data-binary "$BODY"')) resolve();
+        };
+        second.stdout!.on('data', seen);
+        second.stderr!.on('data', seen);
+        second.once('exit', (code) => reject(new Error(`the second service exited (${code}):\n${printed}`)));
+      });
+      const warning = printed
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { level: number; msg: string })
+        .find((line) => line.msg.includes('simulator-state.jsonl'));
+      expect(warning?.level).toBe(40);
+      expect(warning?.msg).toContain(`kept by process ${before.pid}`);
+      expect(warning?.msg).toContain('in memory only');
+      // It left the first's published bank and lock alone.
+      expect(published()).toEqual(before);
+    } finally {
+      const exited = new Promise((resolve) => second.once('exit', resolve));
+      second.kill('SIGTERM');
+      await exited;
+    }
+    expect(fs.readFileSync(path.join(dataDir, 'simulator-state.jsonl.lock'), 'utf8').trim()).toBe(String(before.pid));
+  }, 60_000);
+
   it('serves the checkout and console assets that the build copied beside their modules', async () => {
     const console = await fetch(`http://127.0.0.1:${port}/console/assets/console.css`);
     expect(console.status).toBe(200);
@@ -114,4 +184,23 @@ describe('the quick start, compiled as npm start runs it', () => {
     expect(checkout.status).toBe(200);
     expect(await checkout.text()).toBe(fs.readFileSync(path.join(REPO, 'src', 'checkout', 'assets', 'checkout.js'), 'utf8'));
   });
+
+  // Last: it stops the service the other tests use.
+  it('SIGTERM to npm start stops the service: port closed, bank lock and published record given back', async () => {
+    const service = published().pid;
+    expect(parentOf(service)).toBe(npm!.pid);
+    const npmExited = new Promise<number | null>((resolve) => npm!.once('exit', resolve));
+    npm!.kill('SIGTERM');
+    expect(await npmExited).not.toBeNull();
+    // npm waits for its script; once it is gone, so is the service, and what it held is given back.
+    expect(alive(service)).toBe(false);
+    expect(fs.existsSync(path.join(dataDir, 'simulator.json'))).toBe(false);
+    expect(fs.existsSync(path.join(dataDir, 'simulator-state.jsonl.lock'))).toBe(false);
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.once('connect', () => (socket.destroy(), resolve(false)));
+      socket.once('error', () => resolve(true));
+    });
+    expect(refused).toBe(true);
+  }, 60_000);
 });
