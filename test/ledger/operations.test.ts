@@ -2,6 +2,8 @@
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/core/errors.js';
+import { merchantAccount } from '../../src/ledger/accounts.js';
+import { postJournal } from '../../src/ledger/journal.js';
 import type { PgReservedRecord } from '../../src/ledger/pg-posting.js';
 import type { Executor } from '../../src/store/schema.js';
 import { usingPostgres } from '../helpers/store.js';
@@ -442,5 +444,56 @@ describe('verify', () => {
     await expect(
       f.db.updateTable('ledger_accounts').set({ balance_minor: -1n }).where('id', '=', `m:${M}:INR:available`).execute(),
     ).rejects.toThrow();
+  });
+});
+
+// postJournal itself: on SQLite an entry's balances move in one statement (journal.ts), whose refusal
+// by the schema's floor must still be the guard's INSUFFICIENT_BALANCE, and whose accounts used for the
+// first time are opened beside the ones it updated.
+describe('an entry posted directly', () => {
+  const account = (kind: 'available' | 'held' | 'security') => merchantAccount(M, INR, kind);
+  const entry = (ref: string, postings: { account: ReturnType<typeof account>; amountMinor: bigint }[]) => ({
+    kind: 'adjustment' as const,
+    ref: r(ref),
+    merchantId: M,
+    currency: INR,
+    postings,
+    nowMs: f.clock.nowMs(),
+  });
+
+  it('refuses a guarded debit the balance does not cover with INSUFFICIENT_BALANCE, and the rollback leaves nothing', async () => {
+    await fund(f.ledger, M, INR, 10_00n);
+    const before = await f.ledger.balances(M, INR);
+    const short = entry('short', [
+      { account: account('available'), amountMinor: -10_01n },
+      { account: account('held'), amountMinor: 10_01n },
+    ]);
+    await expectReason(tx((trx) => postJournal(trx, short)), 'INSUFFICIENT_BALANCE');
+    expect(await f.ledger.balances(M, INR)).toEqual(before);
+    expect(await f.db.selectFrom('ledger_entries').select('id').where('ref', '=', r('short')).execute()).toEqual([]);
+    await expectClean();
+  });
+
+  it('moves every balance of the entry, opening an account used for the first time beside the others', async () => {
+    await fund(f.ledger, M, INR, 30_00n);
+    await reserve(r('po-1'), 5_00n);
+    // available and held exist by now; security does not yet.
+    expect(await f.db.selectFrom('ledger_accounts').select('id').where('id', '=', `m:${M}:INR:security`).execute()).toEqual([]);
+    const posted = await tx((trx) =>
+      postJournal(
+        trx,
+        entry('three', [
+          { account: account('available'), amountMinor: -12_00n },
+          { account: account('security'), amountMinor: 7_00n },
+          { account: account('held'), amountMinor: 5_00n },
+        ]),
+      ),
+    );
+    expect(posted.replayed).toBe(false);
+    expect(await f.ledger.balances(M, INR)).toMatchObject({ available: 13_00n, held: 10_00n, security: 7_00n });
+    // The same (kind, ref) again is a replay and moves nothing.
+    const again = await tx((trx) => postJournal(trx, entry('three', [{ account: account('available'), amountMinor: -1_00n }, { account: account('held'), amountMinor: 1_00n }])));
+    expect(again).toEqual({ entryId: posted.entryId, replayed: true });
+    expect(await f.ledger.balances(M, INR)).toMatchObject({ available: 13_00n, held: 10_00n, security: 7_00n });
   });
 });
