@@ -5,8 +5,9 @@
 // constraint) is rolled back alone and fails alone; the others commit. A unit that lost a deadlock
 // or serialization race, or a group whose commit failed, runs again in a transaction of its own.
 //
-// On PostgreSQL every savepoint statement is a round trip that the whole group waits for, so a unit
-// may run optimistically, without one: it writes in one statement (or, while it has written nothing,
+// Every savepoint costs two statements (on PostgreSQL each a round trip that the whole group waits
+// for; on SQLite two more trips through the driver on the one connection), so a unit may run
+// optimistically, without one: it writes in one statement (or, while it has written nothing,
 // asks for its savepoint with `scope.protect()` and then writes as it likes), and when it refuses it
 // throws `refusedUnwritten(error)` having written nothing. Any other failure of an unprotected unit
 // may have left the transaction aborted or holding half its writes, so the whole group is rolled
@@ -28,7 +29,7 @@ export const MAX_UNITS_PER_COMMIT = { sqlite: 128, postgres: 64 } as const;
 
 /** What a unit knows of its savepoint. */
 export interface UnitScope {
-  /** Without a savepoint around it (an optimistic unit on PostgreSQL, until it calls protect()). */
+  /** Without a savepoint around it (an optimistic unit, until it calls protect()). */
   readonly unprotected: boolean;
   /** Opens the unit's savepoint if it has none yet; call it only while the unit has written nothing. */
   protect(): Promise<void>;
@@ -36,10 +37,11 @@ export interface UnitScope {
 
 export interface RunOptions {
   /**
-   * The unit needs no savepoint (PostgreSQL; SQLite's cost no round trip and always wrap a unit): it
-   * writes in one statement, unless it calls `scope.protect()` before its first write; unprotected,
-   * it refuses only through `refusedUnwritten`, with nothing written. Any other failure of it rolls
-   * its whole group back, and every unit of the group runs again alone.
+   * The unit needs no savepoint, on either store: it writes in one statement, unless it calls
+   * `scope.protect()` before its first write; unprotected, it refuses only through `refusedUnwritten`,
+   * with nothing written. Any other failure of it rolls its whole group back, and every unit of the
+   * group runs again alone. (On SQLite a failed statement does not end the transaction, but a unit
+   * that wrote part of its work before failing would leave that part behind all the same.)
    */
   readonly optimistic?: boolean;
 }
@@ -96,7 +98,7 @@ export class WriteGroup {
   async run<T>(work: Work<T>, options: RunOptions = {}): Promise<T> {
     let outcome: Outcome;
     try {
-      outcome = await this.batch.add({ work, optimistic: this.postgres && options.optimistic === true });
+      outcome = await this.batch.add({ work, optimistic: options.optimistic === true });
     } catch {
       // The shared transaction failed (its commit, or an unprotected unit): everything was rolled
       // back, so this unit runs again on its own.
