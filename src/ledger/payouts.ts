@@ -3,6 +3,7 @@
 // where it came from). A reservation is closed exactly once; its row's status guards that.
 // Called through LedgerService by the payout module: reserve from domain/payouts/intake.ts, complete
 // and release from domain/payouts/outcomes.ts, each in the transaction of the payout's change.
+import { CompiledQuery } from 'kysely';
 import { AppError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Currency, Minor } from '../core/money.js';
@@ -12,7 +13,7 @@ import type { LedgerReservationsTable } from './ledger-rows.js';
 import { accountId, merchantAccount, platformAccount, readMerchantBalances } from './accounts.js';
 import { assertNonNegative, assertPositive, minMinor, type LedgerContext } from './context.js';
 import { insufficientBalance, postJournal } from './journal.js';
-import { reservePg, type PgRecordWrite, type PgReserveInput, type PgReserveResult } from './pg-posting.js';
+import { reservePg, type PgRecordWrite, type PgReservedRecord, type PgReserveInput, type PgReserveResult } from './pg-posting.js';
 
 export interface PayoutReservation {
   readonly merchantId: string;
@@ -154,13 +155,15 @@ export type RecordReservation =
   | { readonly outcome: 'record_exists' }
   /** available + credit do not cover amount + fee: the refusal to throw, unless the record turns out to exist. */
   | { readonly outcome: 'short'; readonly refusal: AppError }
-  /** Not for this store, or the merchant's held account does not exist yet: use reserveForPayout after writing the record. */
+  /** PostgreSQL, and the merchant's held account does not exist yet: use reserveForPayout after writing the record. */
   | { readonly outcome: 'step_by_step' };
 
 /**
- * PostgreSQL: the record the reservation is for (the payout row, with its values in `record`'s
- * column order) and the reservation, written by one statement in one round trip, or neither.
- * SQLite answers 'step_by_step': there a statement costs no round trip.
+ * The record the reservation is for (the payout row, with its values in `record`'s column order) and
+ * the reservation, both or neither: on PostgreSQL one statement in one round trip; on SQLite, the one
+ * writer, the balances are read and the split decided before anything is written, so a short balance
+ * or a conflicting record still leaves nothing behind, and a unit of the write group needs no
+ * savepoint for it.
  */
 export async function reserveWithRecord(
   db: Executor,
@@ -170,7 +173,7 @@ export async function reserveWithRecord(
 ): Promise<RecordReservation> {
   assertPositive('amountMinor', input.amountMinor);
   assertNonNegative('feeMinor', input.feeMinor);
-  if (ctx.storeKind !== 'postgres') return { outcome: 'step_by_step' };
+  if (ctx.storeKind !== 'postgres') return reserveWithRecordSqlite(db, ctx, input, record);
   const nowMs = ctx.clock.nowMs();
   const result = await reservePg(db, reserveInputOf(input, nowMs), record);
   if (!result.ready) return { outcome: 'step_by_step' };
@@ -178,6 +181,39 @@ export async function reserveWithRecord(
   if (!result.recorded) return { outcome: 'record_exists' };
   if (!result.claimed) throw new Error(`ledger: reservation ${input.ref} conflicted, yet its record is new`);
   return { outcome: 'reserved', reservation: claimedHold(input, result, nowMs) };
+}
+
+/**
+ * SQLite: decide the split from the balances as this transaction sees them (no other writer can move
+ * them before it commits), then write the record, then the reservation. Once the record is written the
+ * reservation cannot be short; any failure after it is a bug or a database failure, which the caller's
+ * rollback undoes.
+ */
+async function reserveWithRecordSqlite(db: Executor, ctx: LedgerContext, input: PayoutReservation, record: PgRecordWrite): Promise<RecordReservation> {
+  const balances = await readMerchantBalances(db, ctx.storeKind, input.merchantId, input.currency, ['available', 'credit'], true);
+  const split = splitReservation(balances, totalOf(input));
+  if (!split) return { outcome: 'short', refusal: insufficientBalance(SHORT_FOR_PAYOUT) };
+  const { rows } = await db.executeQuery(CompiledQuery.raw(recordInsertFor(record.shape), record.values.map((value) => value ?? null)));
+  if (rows.length === 0) return { outcome: 'record_exists' };
+  const reservation = await writeReservation(db, ctx, input, split);
+  if (reservation.replayed) throw new Error(`ledger: reservation ${input.ref} existed before its record`);
+  return { outcome: 'reserved', reservation };
+}
+
+const recordInserts = new WeakMap<PgReservedRecord, string>();
+const quoted = (name: string): string => `"${name.replaceAll('"', '""')}"`;
+
+/** SQLite: the record's insert, which writes nothing (and answers no row) when a row conflicts with it. */
+function recordInsertFor(shape: PgReservedRecord): string {
+  let text = recordInserts.get(shape);
+  if (text === undefined) {
+    const columns = shape.columns.map(([name]) => quoted(name));
+    text =
+      `insert into ${quoted(shape.table)} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')}) ` +
+      `on conflict (${shape.conflictColumns.map(quoted).join(', ')}) do nothing returning 1 as written`;
+    recordInserts.set(shape, text);
+  }
+  return text;
 }
 
 /** The reservation row of a new hold, its parts checked against its total. */

@@ -45,7 +45,7 @@ export class LedgerService {
     return payouts.reserveForPayout(trx, this.ctx, input, options);
   }
 
-  /** PostgreSQL: the payout row and its reservation in one statement (ledger/payouts.ts reserveWithRecord). */
+  /** The payout row and its reservation, both or neither (ledger/payouts.ts reserveWithRecord). */
   reserveWithRecord(trx: Executor, input: payouts.PayoutReservation, record: PgRecordWrite): Promise<payouts.RecordReservation> {
     return payouts.reserveWithRecord(trx, this.ctx, input, record);
   }

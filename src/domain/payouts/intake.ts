@@ -52,9 +52,9 @@ export async function acceptPayout(
   const leaseUntilMs = slot ? BigInt(ctx.clock.nowMs() + leaseMs) : null;
   let accepted: { readonly row: PayoutsTable; readonly fresh: boolean };
   try {
-    // Group-committed with the payouts arriving at the same time (write-group.ts). On PostgreSQL the
-    // row and its reservation are one statement, which writes both or nothing, so the unit needs no
-    // savepoint of its own (one round trip in the group's chain instead of three).
+    // Group-committed with the payouts arriving at the same time (write-group.ts). The row and its
+    // reservation are written both or neither (on PostgreSQL by one statement), so the unit needs no
+    // savepoint of its own (on PostgreSQL one round trip in the group's chain instead of three).
     accepted = await writeGroupOf(ctx.db).run(
       async (trx, scope) => {
         const stored = await storePayout(trx, ctx, merchant, prepared, { batchId: null, keyId, leaseUntilMs }, scope);
@@ -185,8 +185,9 @@ export async function storePayout(
   prepared: PreparedPayout,
   origin: PayoutOrigin,
   /**
-   * The write group's scope of the unit. With one, PostgreSQL writes the row and its reservation in
-   * one statement (both or nothing), so the unit needs a savepoint only for the step-by-step path.
+   * The write group's scope of the unit. With one, the ledger writes the row and its reservation both
+   * or neither (on PostgreSQL in one statement), so the unit needs a savepoint only for PostgreSQL's
+   * step-by-step path.
    */
   scope?: UnitScope,
 ): Promise<{ readonly row: PayoutsTable | null }> {
@@ -205,7 +206,7 @@ export async function storePayout(
       await announceIfPending(trx, fresh);
       return { row: fresh };
     }
-    // Nothing written (SQLite, or the merchant's first payout): step by step, under a savepoint.
+    // Nothing written (PostgreSQL, the merchant's first payout): step by step, under a savepoint.
     await scope.protect();
   }
   if (!(await insertPayoutIfNew(trx, fresh))) return { row: null };
