@@ -113,60 +113,6 @@ const insertPostings = new HotBatchQuery(3, (db, count, values) =>
 );
 
 /**
- * SQLite: every posting's delta in one statement, `balance_minor + CASE id WHEN ... END` over the
- * entry's accounts, answering each balance after. Compiled once per number of postings.
- */
-const addToBalances = new HotBatchQuery(2, (db, count, values) =>
-  db
-    .updateTable('ledger_accounts')
-    .set({
-      balance_minor: sql<bigint>`balance_minor + case id ${sql.join(
-        Array.from({ length: count }, (_, i) => sql`when ${values[i * 2]} then ${values[i * 2 + 1]}`),
-        sql` `,
-      )} end`,
-    })
-    .where(
-      'id',
-      'in',
-      Array.from({ length: count }, (_, i) => values[i * 2] as string),
-    )
-    .returning(['id', 'balance_minor']),
-);
-
-/** The schema's floor under a merchant's balances (ledger-migrations.ts) refused a statement. */
-const NON_NEGATIVE_CHECK = 'ledger_accounts_non_negative';
-const isFloorViolation = (error: unknown): boolean =>
-  (error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_CHECK' && String((error as Error).message).includes(NON_NEGATIVE_CHECK);
-
-/**
- * SQLite: the balance updates of a whole entry in one statement instead of one per account (a payout's
- * reservation moves two balances, its completion three). A guarded account that would go below zero
- * makes the schema's CHECK refuse the statement, which then wrote nothing: the entry's deltas are
- * applied one by one instead, as applyDelta does, so the refusal is exactly the one-by-one path's. An
- * account used for the first time is missing from the answer and is opened and updated alone.
- */
-async function applyDeltasTogether(db: Executor, postings: readonly { id: string; posting: Posting }[], nowMs: number): Promise<void> {
-  let rows: readonly { id: string; balance_minor: Minor }[];
-  try {
-    rows = await addToBalances.execute(
-      db,
-      postings.flatMap(({ id, posting }) => [id, posting.amountMinor]),
-    );
-  } catch (error) {
-    if (!isFloorViolation(error)) throw error;
-    for (const { id, posting } of postings) await applyDelta(db, id, posting, nowMs);
-    return;
-  }
-  const after = new Map(rows.map((row) => [row.id, row.balance_minor]));
-  for (const { id, posting } of postings) {
-    const balance = after.get(id);
-    if (balance === undefined) await applyDelta(db, id, posting, nowMs);
-    // The CHECK covers every guarded kind; should it ever not, the caller's rollback undoes the statement.
-    else if (balance < 0n && posting.amountMinor < 0n && mustStayNonNegative(posting.account)) throw insufficientBalance();
-  }
-}
-
-/**
  * Applies one delta to an account's cached balance in a single statement. For an account that must
  * not go negative the WHERE clause makes the update conditional: PostgreSQL re-evaluates it on the
  * newest row version after waiting for the row lock, so concurrent debits can neither lose an
@@ -214,8 +160,7 @@ async function postStepByStep(db: Executor, entry: EntryInput, postings: { id: s
     postings.flatMap(({ id, posting }) => [claimed.id, id, posting.amountMinor]),
   );
   // Balance rows last: on PostgreSQL their row locks are then held only until the commit.
-  if (isPostgres(db)) for (const { id, posting } of postings) await applyDelta(db, id, posting, entry.nowMs);
-  else await applyDeltasTogether(db, postings, entry.nowMs);
+  for (const { id, posting } of postings) await applyDelta(db, id, posting, entry.nowMs);
   return { entryId: claimed.id, replayed: false };
 }
 

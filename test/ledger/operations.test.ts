@@ -450,9 +450,8 @@ describe('verify', () => {
   });
 });
 
-// postJournal itself: on SQLite an entry's balances move in one statement (journal.ts), whose refusal
-// by the schema's floor must still be the guard's INSUFFICIENT_BALANCE, and whose accounts used for the
-// first time are opened beside the ones it updated.
+// postJournal itself: a guarded debit the balance does not cover is INSUFFICIENT_BALANCE and the
+// caller's rollback leaves nothing; an account used for the first time is opened beside the others.
 describe('an entry posted directly', () => {
   const account = (kind: 'available' | 'held' | 'security') => merchantAccount(M, INR, kind);
   const entry = (ref: string, postings: { account: ReturnType<typeof account>; amountMinor: bigint }[]) => ({
