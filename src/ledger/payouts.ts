@@ -190,8 +190,7 @@ export async function reserveWithRecord(
  * rollback undoes.
  */
 async function reserveWithRecordSqlite(db: Executor, ctx: LedgerContext, input: PayoutReservation, record: PgRecordWrite): Promise<RecordReservation> {
-  const balances = await readMerchantBalances(db, ctx.storeKind, input.merchantId, input.currency, ['available', 'credit'], true);
-  const split = splitReservation(balances, totalOf(input));
+  const split = await splitFromBalances(db, ctx, input);
   if (!split) return { outcome: 'short', refusal: insufficientBalance(SHORT_FOR_PAYOUT) };
   const { rows } = await db.executeQuery(CompiledQuery.raw(recordInsertFor(record.shape), record.values.map((value) => value ?? null)));
   if (rows.length === 0) return { outcome: 'record_exists' };
@@ -234,9 +233,14 @@ function heldRow(input: PayoutReservation, split: Split, nowMs: number): LedgerR
   return row;
 }
 
-async function reserveLocked(db: Executor, ctx: LedgerContext, input: PayoutReservation): Promise<Reservation> {
+/** The split of amount + fee the merchant's available and credit allow now (read locked on PostgreSQL), or null when they are short. */
+async function splitFromBalances(db: Executor, ctx: LedgerContext, input: PayoutReservation): Promise<Split | null> {
   const balances = await readMerchantBalances(db, ctx.storeKind, input.merchantId, input.currency, ['available', 'credit'], true);
-  const split = splitReservation(balances, totalOf(input));
+  return splitReservation(balances, totalOf(input));
+}
+
+async function reserveLocked(db: Executor, ctx: LedgerContext, input: PayoutReservation): Promise<Reservation> {
+  const split = await splitFromBalances(db, ctx, input);
   if (split) return writeReservation(db, ctx, input, split);
   const existing = await readReservation(db, input.ref);
   if (existing) return replayedReservation(existing, input);
