@@ -49,6 +49,40 @@ function alive(pid: number): boolean {
   }
 }
 
+/**
+ * The environment of a service started here: the embedded default whatever the test run's store (the
+ * quick start is SQLite with no settings), warnings only, and `extra`.
+ */
+function quickStartEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', ...extra };
+  for (const name of ['DATABASE_URL', 'DATABASE_SCHEMA', 'ADMIN_TOKEN', 'SECRET_KEY', 'SIMULATOR_URL']) delete env[name];
+  return env;
+}
+
+/** The last line of the printed example: a service that printed it has started. */
+const EXAMPLE_END = '--data-binary "$BODY"';
+
+/** The signed curl example the service printed, as a merchant would paste it. */
+const exampleIn = (printed: string): string => printed.slice(printed.indexOf("BODY='"), printed.indexOf(EXAMPLE_END) + EXAMPLE_END.length);
+
+/**
+ * What `child` prints (stdout and stderr) until it has printed the example, or a rejection naming
+ * `what` if it exits first. `onOutput` sees every chunk, then and after.
+ */
+function untilExample(child: ReturnType<typeof spawn>, what: string, onOutput: (text: string) => void = () => undefined): Promise<string> {
+  let printed = '';
+  return new Promise<string>((resolve, reject) => {
+    const seen = (chunk: Buffer): void => {
+      printed += chunk.toString();
+      onOutput(chunk.toString());
+      if (printed.includes(EXAMPLE_END)) resolve(printed);
+    };
+    child.stdout!.on('data', seen);
+    child.stderr!.on('data', seen);
+    child.once('exit', (code) => reject(new Error(`${what} exited (${code}) before printing its example:\n${printed}`)));
+  });
+}
+
 /** The pid of the service that published the data directory's bank (written once it listens). */
 const published = (): { pid: number; url: string } => JSON.parse(fs.readFileSync(path.join(dataDir, 'simulator.json'), 'utf8'));
 
@@ -59,19 +93,10 @@ beforeAll(async () => {
   fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(WORK_DIR, 'node_modules'), 'dir');
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paygate-quick-start-'));
   port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', npm_config_update_notifier: 'false' };
-  // The embedded default: whatever the test run's store, the quick start is SQLite with no settings.
-  for (const name of ['DATABASE_URL', 'DATABASE_SCHEMA', 'ADMIN_TOKEN', 'SECRET_KEY', 'SIMULATOR_URL']) delete env[name];
+  const env = quickStartEnv({ PORT: String(port), DATA_DIR: dataDir, npm_config_update_notifier: 'false' });
   const started = spawn('npm', ['start'], { cwd: WORK_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });
   npm = started;
-  await new Promise<void>((resolve, reject) => {
-    started.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('--data-binary "$BODY"')) resolve();
-    });
-    started.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    started.on('exit', (code) => reject(new Error(`npm start exited (${code}) before printing its example:\n${output}`)));
-  });
+  await untilExample(started, 'npm start', (text) => (output += text));
 }, BUILD_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -91,7 +116,7 @@ describe('the quick start: npm start', () => {
   it('prints a sandbox merchant and an example that answers its balance when pasted into a shell', async () => {
     expect(output).toMatch(/Sandbox MerchantID: mch_\w+/);
     expect(output).toMatch(/First operator: admin@paygate\.local \/ \S+/);
-    const example = output.slice(output.indexOf("BODY='"), output.indexOf('--data-binary "$BODY"') + '--data-binary "$BODY"'.length);
+    const example = exampleIn(output);
     const { stdout } = await run('bash', ['-c', example], { timeout: 30_000 });
     const answer = JSON.parse(stdout) as { code: string; data: { currency: string; available: number } };
     expect(answer.code).toBe('200');
@@ -101,8 +126,7 @@ describe('the quick start: npm start', () => {
 
   /** The compiled service on `env`'s port and data directory; answers its exit code and what it printed. */
   async function startExpectingExit(extra: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
-    const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', ...extra };
-    for (const name of ['DATABASE_URL', 'DATABASE_SCHEMA', 'ADMIN_TOKEN', 'SECRET_KEY', 'SIMULATOR_URL']) delete env[name];
+    const env = quickStartEnv(extra);
     const second = spawn(process.execPath, [path.join(BUILD_DIR, 'src', 'main.js')], { cwd: WORK_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let printed = '';
     second.stdout!.on('data', (chunk: Buffer) => (printed += chunk.toString()));
@@ -121,7 +145,7 @@ describe('the quick start: npm start', () => {
     // The CLI still finds the running service's bank, and the bank still holds the books.
     expect(published()).toEqual(before);
     expect(fs.readFileSync(path.join(dataDir, 'simulator-state.jsonl.lock'), 'utf8').trim()).toBe(String(before.pid));
-    const example = output.slice(output.indexOf("BODY='"), output.indexOf('--data-binary "$BODY"') + '--data-binary "$BODY"'.length);
+    const example = exampleIn(output);
     expect(JSON.parse((await run('bash', ['-c', example], { timeout: 30_000 })).stdout)).toMatchObject({ code: '200' });
   }, 60_000);
 
@@ -143,20 +167,10 @@ describe('the quick start: npm start', () => {
 
   it('a second service on the same data directory says that its sandbox bank keeps no books, and names the holder', async () => {
     const before = published();
-    const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', PORT: String(await freePort()), DATA_DIR: dataDir };
-    for (const name of ['DATABASE_URL', 'DATABASE_SCHEMA', 'ADMIN_TOKEN', 'SECRET_KEY', 'SIMULATOR_URL']) delete env[name];
+    const env = quickStartEnv({ PORT: String(await freePort()), DATA_DIR: dataDir });
     const second = spawn(process.execPath, [path.join(BUILD_DIR, 'src', 'main.js')], { cwd: WORK_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let printed = '';
     try {
-      await new Promise<void>((resolve, reject) => {
-        const seen = (chunk: Buffer): void => {
-          printed += chunk.toString();
-          if (printed.includes('--data-binary "$BODY"')) resolve();
-        };
-        second.stdout!.on('data', seen);
-        second.stderr!.on('data', seen);
-        second.once('exit', (code) => reject(new Error(`the second service exited (${code}):\n${printed}`)));
-      });
+      const printed = await untilExample(second, 'the second service');
       const warning = printed
         .split('\n')
         .filter((line) => line.startsWith('{'))
