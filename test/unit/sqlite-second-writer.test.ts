@@ -1,11 +1,13 @@
-// Two processes writing one SQLite file, as the operator CLI does beside the running service: a
+// The SQLite connection the store opens: its settings (a page cache big enough for a million
+// payments' interior pages, store/db.ts SQLITE_PAGE_CACHE_KIB, beside WAL and a synchronous commit), and
+// two processes writing one SQLite file, as the operator CLI does beside the running service: a
 // transaction that reads and then writes must not fail with "database is locked" because the other
 // process committed in between. It waits for the other writer instead (store/db.ts, BEGIN IMMEDIATE).
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../src/store/db.js';
+import { openStore, SQLITE_PAGE_CACHE_KIB, type Store } from '../../src/store/db.js';
 import { allocateTestDatabase, usingPostgres, type TestDatabase } from '../helpers/store.js';
 
 const betterSqlite = createRequire(import.meta.url).resolve('better-sqlite3');
@@ -54,4 +56,17 @@ describe.skipIf(usingPostgres())('a SQLite transaction beside another process th
     const rows = await sql<{ who: string }>`SELECT who FROM probe ORDER BY id`.execute(db);
     expect(rows.rows.map((row) => row.who)).toEqual(['service', 'other']);
   }, 30_000);
+});
+
+describe.skipIf(usingPostgres())('the SQLite connection the store opens', () => {
+  it('has a 16 MiB page cache, WAL and a synchronous commit', async () => {
+    location = allocateTestDatabase();
+    store = await openStore(location, {});
+    const read = async (name: string) => Object.values((await sql.raw(`PRAGMA ${name}`).execute(store!.db)).rows[0] as object)[0];
+    expect(SQLITE_PAGE_CACHE_KIB).toBe(16_384);
+    expect(BigInt((await read('cache_size')) as bigint)).toBe(-16_384n);
+    expect(await read('journal_mode')).toBe('wal');
+    // FULL is 2.
+    expect(BigInt((await read('synchronous')) as bigint)).toBe(2n);
+  });
 });
