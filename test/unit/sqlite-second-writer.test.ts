@@ -64,9 +64,9 @@ describe.skipIf(usingPostgres())('the SQLite connection the store opens', () => 
     store = await openStore(location, {});
     const read = async (name: string) => Object.values((await sql.raw(`PRAGMA ${name}`).execute(store!.db)).rows[0] as object)[0];
     expect(SQLITE_PAGE_CACHE_KIB).toBe(16_384);
-    expect(BigInt((await read('cache_size')) as bigint)).toBe(-16_384n);
+    expect(await read('cache_size')).toBe(-16_384n);
     expect(await read('journal_mode')).toBe('wal');
     // FULL is 2.
-    expect(BigInt((await read('synchronous')) as bigint)).toBe(2n);
+    expect(await read('synchronous')).toBe(2n);
   });
 });
