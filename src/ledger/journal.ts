@@ -9,7 +9,7 @@ import { HotBatchQuery, HotQuery, HotRowInsert } from '../store/hot-query.js';
 import { isPostgres, type Executor } from '../store/schema.js';
 import { accountId, mustStayNonNegative, openAccount, type AccountRef } from './accounts.js';
 import type { LedgerEntriesTable } from './ledger-rows.js';
-import { postEntryPg } from './pg-posting.js';
+import { postEntryPg, type PgDelta } from './pg-posting.js';
 
 export const ENTRY_KINDS = [
   'payment_credit',
@@ -164,6 +164,11 @@ async function postStepByStep(db: Executor, entry: EntryInput, postings: { id: s
   return { entryId: claimed.id, replayed: false };
 }
 
+/** Normalized postings as the one-statement posting takes them: a debit of a balance that must stay non-negative is guarded. */
+export function pgDeltasOf(postings: readonly { id: string; posting: Posting }[]): PgDelta[] {
+  return postings.map(({ id, posting }) => ({ id, amountMinor: posting.amountMinor, guarded: mustStayNonNegative(posting.account) && posting.amountMinor < 0n }));
+}
+
 /**
  * PostgreSQL: the same in one statement and one round trip (pg-posting.ts). Before an account's
  * first use the statement writes nothing and the entry is posted statement by statement below,
@@ -183,7 +188,7 @@ async function postJournalPg(db: Executor, entry: EntryInput, postings: { id: st
       actor: entry.actor ?? null,
       nowMs: entry.nowMs,
     },
-    postings.map(({ id, posting }) => ({ id, amountMinor: posting.amountMinor, guarded: mustStayNonNegative(posting.account) && posting.amountMinor < 0n })),
+    pgDeltasOf(postings),
   );
   switch (posted.outcome) {
     case 'posted':

@@ -12,8 +12,8 @@ import type { Executor } from '../store/schema.js';
 import type { LedgerReservationsTable } from './ledger-rows.js';
 import { accountId, merchantAccount, platformAccount, readMerchantBalances } from './accounts.js';
 import { assertNonNegative, assertPositive, minMinor, type LedgerContext } from './context.js';
-import { insufficientBalance, postJournal } from './journal.js';
-import { reservePg, type PgRecordWrite, type PgReservedRecord, type PgReserveInput, type PgReserveResult } from './pg-posting.js';
+import { insufficientBalance, normalizePostings, pgDeltasOf, postJournal } from './journal.js';
+import { completeManyPg, reserveManyPg, reservePg, type PgManyReserveResult, type PgRecordWrite, type PgReservedRecord, type PgReserveInput, type PgReserveResult } from './pg-posting.js';
 
 export interface PayoutReservation {
   readonly merchantId: string;
@@ -181,6 +181,53 @@ export async function reserveWithRecord(
   if (!result.recorded) return { outcome: 'record_exists' };
   if (!result.claimed) throw new Error(`ledger: reservation ${input.ref} conflicted, yet its record is new`);
   return { outcome: 'reserved', reservation: claimedHold(input, result, nowMs) };
+}
+
+/** A record reservation made with others in one statement; 'retry': nothing written, make it alone with reserveWithRecord. */
+export type ManyRecordReservation = RecordReservation | { readonly outcome: 'retry' };
+
+/**
+ * PostgreSQL: reserveWithRecord for many payouts at once, in one statement (pg-posting.ts
+ * reserveManyPg), every record of one shape; one answer per item, in order. An item answered
+ * 'retry' had nothing written: one its balance could not cover in arrival order (a smaller one
+ * after it may still fit) or whose record key an earlier item of the call also has. Throws, having
+ * written what the caller's transaction must roll back, when a record the statement found free was
+ * taken meanwhile (the later items' splits counted it) or the statement did not do what it answered.
+ */
+export async function reserveManyWithRecord(
+  db: Executor,
+  ctx: LedgerContext,
+  items: readonly { readonly input: PayoutReservation; readonly record: PgRecordWrite }[],
+): Promise<ManyRecordReservation[]> {
+  if (ctx.storeKind !== 'postgres') throw new Error('ledger: reservations in one statement are for PostgreSQL');
+  const shape = items[0]?.record.shape;
+  if (shape === undefined) return [];
+  for (const { input, record } of items) {
+    assertPositive('amountMinor', input.amountMinor);
+    assertNonNegative('feeMinor', input.feeMinor);
+    if (record.shape !== shape) throw new Error('ledger: reservations in one statement need records of one shape');
+  }
+  const nowMs = ctx.clock.nowMs();
+  const inputs = items.map(({ input }) => reserveInputOf(input, nowMs));
+  const results = await reserveManyPg(
+    db,
+    inputs,
+    shape,
+    items.map(({ record }) => record.values),
+    nowMs,
+  );
+  return results.map((result, i) => manyOutcome(items[i]!.input, result, nowMs));
+}
+
+function manyOutcome(input: PayoutReservation, result: PgManyReserveResult, nowMs: number): ManyRecordReservation {
+  if (!result.ready) return { outcome: 'step_by_step' };
+  if (result.taken) return { outcome: 'record_exists' };
+  if (result.repeated || !result.covered) return { outcome: 'retry' };
+  if (!result.recorded) throw new Error(`ledger: the record of reservation ${input.ref} was taken while the statement ran`);
+  if (!result.claimed || result.entryId === null) throw new Error(`ledger: reservation ${input.ref} conflicted, yet its record is new`);
+  if (!result.complete) throw new Error(`ledger: reservation ${input.ref} could not move its balances`);
+  const split = { fromAvailableMinor: result.fromAvailableMinor!, fromCreditMinor: result.fromCreditMinor! };
+  return { outcome: 'reserved', reservation: toReservation(heldRow(input, split, nowMs), false) };
 }
 
 /**
@@ -361,12 +408,84 @@ export async function completeReservation(db: Executor, ctx: LedgerContext, ref:
     merchantId: row.merchant_id,
     currency,
     nowMs,
-    postings: [
-      { account: merchantAccount(row.merchant_id, currency, 'held'), amountMinor: -(row.amount_minor + row.fee_minor) },
-      { account: platformAccount(currency, 'settlement'), amountMinor: row.amount_minor },
-      { account: platformAccount(currency, 'fee_revenue'), amountMinor: row.fee_minor },
-    ],
+    postings: completionPostings({ ref, merchantId: row.merchant_id, currency, amountMinor: row.amount_minor, feeMinor: row.fee_minor }),
   });
   if (posted.replayed) throw new Error(`ledger: completion of ${ref} posted twice`);
   return toReservation(row, false);
+}
+
+/** A payout whose held reservation completes (completeReservations): its ref and what it reserved. */
+export interface Completion {
+  readonly ref: string;
+  readonly merchantId: string;
+  readonly currency: Currency;
+  readonly amountMinor: Minor;
+  readonly feeMinor: Minor;
+}
+
+/** completeReservation's postings: held -(amount + fee), settlement +amount, fee revenue +fee. */
+function completionPostings(c: Completion) {
+  return [
+    { account: merchantAccount(c.merchantId, c.currency, 'held'), amountMinor: -(c.amountMinor + c.feeMinor) },
+    { account: platformAccount(c.currency, 'settlement'), amountMinor: c.amountMinor },
+    { account: platformAccount(c.currency, 'fee_revenue'), amountMinor: c.feeMinor },
+  ];
+}
+
+/**
+ * completeReservation for many payouts, in the caller's transaction: on PostgreSQL one statement for
+ * them all (pg-posting.ts completeManyPg), falling back to one at a time before a currency's first
+ * completion opens its platform accounts; on SQLite one at a time. Throws, for the caller to roll
+ * back, when a reservation was not held or does not hold what `completions` says.
+ */
+export async function completeReservations(db: Executor, ctx: LedgerContext, completions: readonly Completion[]): Promise<Reservation[]> {
+  const oneByOne = async () => {
+    const done: Reservation[] = [];
+    for (const c of completions) {
+      const reservation = await completeReservation(db, ctx, c.ref);
+      if (reservation.replayed) throw new Error(`ledger: reservation ${c.ref} was not held, or its completion was posted before`);
+      done.push(holdsCompletion(c, reservation));
+    }
+    return done;
+  };
+  if (ctx.storeKind !== 'postgres' || completions.length === 0) return oneByOne();
+  const nowMs = ctx.clock.nowMs();
+  const result = await completeManyPg(
+    db,
+    completions.map((c) => {
+      const entry = { kind: 'payout_complete', ref: c.ref, merchantId: c.merchantId, currency: c.currency, nowMs, postings: completionPostings(c) };
+      return {
+        entry: { id: newId(), kind: entry.kind, ref: c.ref, merchantId: c.merchantId, currency: c.currency, reason: null, actor: null, nowMs },
+        deltas: pgDeltasOf(normalizePostings(entry)),
+      };
+    }),
+    nowMs,
+  );
+  if (result.outcome === 'missing_account') return oneByOne();
+  return result.reservations.map((closed, i) => {
+    const c = completions[i]!;
+    if (!closed.closed || closed.entryId === null) throw new Error(`ledger: reservation ${c.ref} was not held, or its completion was posted before`);
+    const row: LedgerReservationsTable = {
+      ref: c.ref,
+      merchant_id: closed.merchantId!,
+      currency: closed.currency!,
+      amount_minor: closed.amountMinor!,
+      fee_minor: closed.feeMinor!,
+      from_available_minor: closed.fromAvailableMinor!,
+      from_credit_minor: closed.fromCreditMinor!,
+      status: 'completed',
+      created_at_ms: closed.createdAtMs!,
+      updated_at_ms: BigInt(nowMs),
+    };
+    assertPartsMakeTotal(row);
+    return holdsCompletion(c, toReservation(row, false));
+  });
+}
+
+/** The reservation a completion closed held what the completion says: its merchant, amount and fee. */
+function holdsCompletion(c: Completion, reservation: Reservation): Reservation {
+  if (reservation.merchantId !== c.merchantId || reservation.amountMinor !== c.amountMinor || reservation.feeMinor !== c.feeMinor) {
+    throw new Error(`ledger: reservation ${c.ref} does not hold the amounts its completion posted`);
+  }
+  return reservation;
 }

@@ -314,3 +314,341 @@ export async function reservePg(
     recorded: row.recorded === 1n,
   };
 }
+
+/**
+ * Many reservations with their records in one statement, as a write group gathers them (intake.ts):
+ * one round trip for a group's payouts instead of one each. For each input in order, as reservePg
+ * would decide it when the inputs ran one after another in this order:
+ *
+ * - every balance any input touches (available, credit, held) is locked first, in id order;
+ * - an input whose merchant has no held account yet, or whose record's unique columns are taken
+ *   (by a committed row, or by an earlier input of the same statement), writes nothing;
+ * - the others take amount + fee from available first, then credit, in arrival order per balance (a
+ *   running sum over the locked balances). Up to the first input its balance cannot cover, each is
+ *   what it would have been one at a time; from that input on nothing of that balance is written,
+ *   and the caller runs those inputs again one at a time (a smaller one after it may still fit);
+ * - then the records, the reservations, their entries and postings, and each balance once, by the
+ *   sum of its moves, computed from its locked value.
+ *
+ * One row per input: `ready` (held exists), `taken` (a committed row has its record's key), `fresh`,
+ * `covered`, the split, and whether its record, reservation and entry were written.
+ * Parameters: $1 – $9 arrays (available, credit and held ids, refs, merchant ids, currencies,
+ * amounts, fees, entry ids), $10 now, then one array per record column.
+ */
+function reserveManyStatement(record: PgReservedRecord): string {
+  const recordColumns = record.columns.map(([name]) => name);
+  const arrays = record.columns.map(([, kind], i) => `$${11 + i}::${kind}[]`);
+  const r = (name: string): string => `r_${name}`;
+  const sameKey = (left: string, right: string): string =>
+    record.conflictColumns.map((name) => `${left}.${r(name)} = ${right}.${r(name)}`).join(' AND ');
+  const keyOfRow = (row: string, item: string): string => record.conflictColumns.map((name) => `${row}.${name} = ${item}.${r(name)}`).join(' AND ');
+  return preparedOnPostgres(`
+WITH u AS MATERIALIZED (
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::bigint[], $9::text[], ${arrays.join(', ')})
+    WITH ORDINALITY AS u(available_id, credit_id, held_id, ref, merchant_id, currency, amount_minor, fee_minor, entry_id, ${recordColumns.map(r).join(', ')}, ord)
+),
+bal AS MATERIALIZED (
+  SELECT a.id, a.balance_minor FROM ledger_accounts a
+  WHERE a.id IN (SELECT available_id FROM u UNION SELECT credit_id FROM u UNION SELECT held_id FROM u)
+  ORDER BY a.id COLLATE "C"
+  FOR NO KEY UPDATE OF a
+),
+marked AS MATERIALIZED (
+  SELECT u.*, u.amount_minor + u.fee_minor AS total,
+         EXISTS (SELECT 1 FROM bal WHERE bal.id = u.held_id) AS ready,
+         EXISTS (SELECT 1 FROM ${record.table} t WHERE ${keyOfRow('t', 'u')}) AS taken,
+         EXISTS (SELECT 1 FROM u v WHERE v.ord < u.ord AND ${sameKey('v', 'u')}) AS repeated
+  FROM u
+),
+fresh AS MATERIALIZED (SELECT * FROM marked WHERE ready AND NOT taken AND NOT repeated),
+split AS MATERIALIZED (
+  SELECT f.*, least(greatest(f.available - f.before, 0), f.total) AS from_available
+  FROM (
+    SELECT fresh.*, coalesce(sum(total) OVER earlier, 0)::bigint AS before,
+           coalesce((SELECT balance_minor FROM bal WHERE bal.id = fresh.available_id), 0) AS available,
+           coalesce((SELECT balance_minor FROM bal WHERE bal.id = fresh.credit_id), 0) AS credit
+    FROM fresh
+    WINDOW earlier AS (PARTITION BY available_id ORDER BY ord ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
+  ) f
+),
+covered AS MATERIALIZED (
+  SELECT s.*, s.total - s.from_available AS from_credit
+  FROM (
+    SELECT split.*, (sum(total - from_available) OVER (PARTITION BY available_id ORDER BY ord ROWS UNBOUNDED PRECEDING))::bigint AS credit_used
+    FROM split
+  ) s
+  WHERE s.credit_used <= s.credit
+),
+record AS (
+  INSERT INTO ${record.table} (${recordColumns.join(', ')})
+  SELECT ${recordColumns.map(r).join(', ')} FROM covered ORDER BY ord
+  ON CONFLICT (${record.conflictColumns.join(', ')}) DO NOTHING
+  RETURNING ${record.conflictColumns.join(', ')}
+),
+claim AS (
+  INSERT INTO ledger_reservations
+    (ref, merchant_id, currency, amount_minor, fee_minor, from_available_minor, from_credit_minor, status, created_at_ms, updated_at_ms)
+  SELECT c.ref, c.merchant_id, c.currency, c.amount_minor, c.fee_minor, c.from_available, c.from_credit, 'held', $10::bigint, $10::bigint
+  FROM covered c WHERE EXISTS (SELECT 1 FROM record w WHERE ${keyOfRow('w', 'c')})
+  ON CONFLICT (ref) DO NOTHING
+  RETURNING ref
+),
+entry AS (
+  INSERT INTO ledger_entries (id, kind, ref, merchant_id, currency, posting_count, reason, actor, created_at_ms)
+  SELECT c.entry_id, 'payout_reserve', c.ref, c.merchant_id, c.currency,
+         1 + (c.from_available > 0)::int + (c.from_credit > 0)::int, NULL, NULL, $10::bigint
+  FROM covered c JOIN claim k ON k.ref = c.ref
+  ON CONFLICT (kind, ref) DO NOTHING
+  RETURNING id, ref
+),
+moves AS MATERIALIZED (
+  SELECT e.id AS entry_id, m.account_id, m.amount_minor
+  FROM covered c JOIN entry e ON e.ref = c.ref CROSS JOIN LATERAL (VALUES
+    (c.available_id, -c.from_available), (c.credit_id, -c.from_credit), (c.held_id, c.total)
+  ) AS m(account_id, amount_minor)
+  WHERE m.amount_minor <> 0
+),
+postings AS (
+  INSERT INTO ledger_postings (entry_id, account_id, amount_minor) SELECT entry_id, account_id, amount_minor FROM moves
+),
+updated AS (
+  -- From the locked values (see APPLY_DELTAS): the newest, and nothing else changes them before the commit.
+  UPDATE ledger_accounts a SET balance_minor = b.balance_minor + d.delta
+  FROM (SELECT account_id, sum(amount_minor)::bigint AS delta FROM moves GROUP BY account_id) d JOIN bal b ON b.id = d.account_id
+  WHERE a.id = d.account_id
+  RETURNING a.id
+)
+SELECT m.ready, m.taken, m.repeated, c.ord IS NOT NULL AS covered,
+       c.from_available, c.from_credit,
+       c.ord IS NOT NULL AND EXISTS (SELECT 1 FROM record w WHERE ${keyOfRow('w', 'm')}) AS recorded,
+       k.ref IS NOT NULL AS claimed, e.id AS entry_id,
+       (SELECT count(DISTINCT account_id) FROM moves) AS wanted, (SELECT count(*) FROM updated) AS applied
+FROM marked m
+LEFT JOIN covered c ON c.ord = m.ord
+LEFT JOIN claim k ON k.ref = c.ref
+LEFT JOIN entry e ON e.ref = c.ref
+ORDER BY m.ord`);
+}
+
+const manyWithRecord = new WeakMap<PgReservedRecord, string>();
+
+/** What reserveManyPg found and did for one input. */
+export interface PgManyReserveResult {
+  readonly ready: boolean;
+  /** A committed row already has this input's record key. */
+  readonly taken: boolean;
+  /** An earlier input of the same call has this input's record key. */
+  readonly repeated: boolean;
+  /** Its balance covered it in arrival order: its record and reservation were to be written. */
+  readonly covered: boolean;
+  readonly fromAvailableMinor: bigint | null;
+  readonly fromCreditMinor: bigint | null;
+  readonly recorded: boolean;
+  readonly claimed: boolean;
+  readonly entryId: string | null;
+  /** Every balance the call moved was updated. */
+  readonly complete: boolean;
+}
+
+interface ManyRow {
+  ready: boolean;
+  taken: boolean;
+  repeated: boolean;
+  covered: boolean;
+  from_available: bigint | null;
+  from_credit: bigint | null;
+  recorded: boolean;
+  claimed: boolean;
+  entry_id: string | null;
+  wanted: bigint;
+  applied: bigint;
+}
+
+/** Many reservations with records of one shape in one statement (see reserveManyStatement); one result per input, in order. */
+export async function reserveManyPg(
+  db: Executor,
+  inputs: readonly PgReserveInput[],
+  shape: PgReservedRecord,
+  values: readonly (readonly unknown[])[],
+  nowMs: number,
+): Promise<PgManyReserveResult[]> {
+  let text = manyWithRecord.get(shape);
+  if (text === undefined) manyWithRecord.set(shape, (text = reserveManyStatement(shape)));
+  const column = <K extends keyof PgReserveInput>(key: K): PgReserveInput[K][] => inputs.map((input) => input[key]);
+  const { rows } = await db.executeQuery<ManyRow>(
+    CompiledQuery.raw(text, [
+      column('availableId'),
+      column('creditId'),
+      column('heldId'),
+      column('ref'),
+      column('merchantId'),
+      column('currency'),
+      column('amountMinor'),
+      column('feeMinor'),
+      column('entryId'),
+      BigInt(nowMs),
+      ...shape.columns.map((_, i) => values.map((row) => row[i] ?? null)),
+    ]),
+  );
+  if (rows.length !== inputs.length) throw new Error(`ledger: ${inputs.length} reservations answered ${rows.length} rows`);
+  return rows.map((row) => ({
+    ready: row.ready,
+    taken: row.taken,
+    repeated: row.repeated,
+    covered: row.covered,
+    fromAvailableMinor: row.from_available,
+    fromCreditMinor: row.from_credit,
+    recorded: row.recorded,
+    claimed: row.claimed,
+    entryId: row.entry_id,
+    complete: row.applied === row.wanted,
+  }));
+}
+
+/**
+ * Many payouts' completions in one statement (outcomes.ts gathers a write group's): each held
+ * reservation closed, its `payout_complete` entry with its postings (given, normalized per entry),
+ * and every balance once by the sum of its moves, from its locked value (id order). Nothing is
+ * written when an account to credit does not exist yet (`ready` false; the caller completes them one
+ * by one, which opens it), or when a guarded balance would go below zero (`enough` false, a bug).
+ * Parameters: entries' $1 ids, $2 refs, $3 merchant ids, $4 currencies, $5 posting counts; postings'
+ * $6 entry (1-based position), $7 account ids, $8 amounts, $9 guarded; $10 now.
+ */
+const COMPLETE_MANY = preparedOnPostgres(`
+WITH e AS MATERIALIZED (
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[]) WITH ORDINALITY AS e(id, ref, merchant_id, currency, posting_count, ord)
+),
+d AS MATERIALIZED (
+  SELECT * FROM unnest($6::bigint[], $7::text[], $8::bigint[], $9::boolean[]) AS d(ord, account_id, amount_minor, guarded)
+),
+ready AS MATERIALIZED (
+  SELECT NOT EXISTS (
+    SELECT 1 FROM d WHERE NOT d.guarded AND NOT EXISTS (SELECT 1 FROM ledger_accounts a WHERE a.id = d.account_id)
+  ) AS ok
+),
+closed AS (
+  UPDATE ledger_reservations r SET status = 'completed', updated_at_ms = $10::bigint
+  FROM e WHERE r.ref = e.ref AND r.status = 'held' AND (SELECT ok FROM ready)
+  RETURNING r.ref, r.merchant_id, r.currency, r.amount_minor, r.fee_minor, r.from_available_minor, r.from_credit_minor, r.created_at_ms
+),
+entry AS (
+  INSERT INTO ledger_entries (id, kind, ref, merchant_id, currency, posting_count, reason, actor, created_at_ms)
+  SELECT e.id, 'payout_complete', e.ref, e.merchant_id, e.currency, e.posting_count, NULL, NULL, $10::bigint
+  FROM e JOIN closed c ON c.ref = e.ref
+  ON CONFLICT (kind, ref) DO NOTHING
+  RETURNING id, ref
+),
+delta AS MATERIALIZED (
+  SELECT n.id AS entry_id, d.account_id, d.amount_minor, d.guarded
+  FROM d JOIN e ON e.ord = d.ord JOIN entry n ON n.ref = e.ref
+),
+postings AS (
+  INSERT INTO ledger_postings (entry_id, account_id, amount_minor) SELECT entry_id, account_id, amount_minor FROM delta
+),
+sums AS MATERIALIZED (
+  SELECT account_id, sum(amount_minor)::bigint AS delta, bool_or(guarded) AS guarded FROM delta GROUP BY account_id
+),
+locked AS MATERIALIZED (
+  SELECT a.id, a.balance_minor FROM ledger_accounts a
+  WHERE a.id IN (SELECT account_id FROM sums)
+  ORDER BY a.id COLLATE "C"
+  FOR NO KEY UPDATE OF a
+),
+enough AS MATERIALIZED (
+  SELECT NOT EXISTS (
+    SELECT 1 FROM sums s LEFT JOIN locked l ON l.id = s.account_id
+    WHERE l.id IS NULL OR (s.guarded AND l.balance_minor + s.delta < 0)
+  ) AS ok
+),
+updated AS (
+  UPDATE ledger_accounts a SET balance_minor = l.balance_minor + s.delta
+  FROM sums s JOIN locked l ON l.id = s.account_id
+  WHERE a.id = s.account_id AND (SELECT ok FROM enough)
+  RETURNING a.id
+)
+SELECT (SELECT ok FROM ready) AS ready, (SELECT ok FROM enough) AS enough,
+       (SELECT count(*) FROM sums) AS wanted, (SELECT count(*) FROM updated) AS applied,
+       c.ref IS NOT NULL AS closed, n.id AS entry_id, c.merchant_id, c.currency, c.amount_minor, c.fee_minor,
+       c.from_available_minor, c.from_credit_minor, c.created_at_ms
+FROM e LEFT JOIN closed c ON c.ref = e.ref LEFT JOIN entry n ON n.ref = e.ref
+ORDER BY e.ord`);
+
+/** One completion of completeManyPg: its entry and its postings (normalized, one per account). */
+export interface PgCompletion {
+  readonly entry: PgEntry;
+  readonly deltas: readonly PgDelta[];
+}
+
+/** A completed reservation as completeManyPg closed it; null fields when it was not held. */
+export interface PgClosedReservation {
+  readonly closed: boolean;
+  readonly entryId: string | null;
+  readonly merchantId: string | null;
+  readonly currency: string | null;
+  readonly amountMinor: bigint | null;
+  readonly feeMinor: bigint | null;
+  readonly fromAvailableMinor: bigint | null;
+  readonly fromCreditMinor: bigint | null;
+  readonly createdAtMs: bigint | null;
+}
+
+interface CompleteManyRow {
+  ready: boolean;
+  enough: boolean;
+  wanted: bigint;
+  applied: bigint;
+  closed: boolean;
+  entry_id: string | null;
+  merchant_id: string | null;
+  currency: string | null;
+  amount_minor: bigint | null;
+  fee_minor: bigint | null;
+  from_available_minor: bigint | null;
+  from_credit_minor: bigint | null;
+  created_at_ms: bigint | null;
+}
+
+export type PgCompleteManyResult =
+  /** An account to credit does not exist yet: nothing was written. */
+  | { readonly outcome: 'missing_account' }
+  | { readonly outcome: 'posted'; readonly reservations: readonly PgClosedReservation[] };
+
+/** Many completions in one statement (see COMPLETE_MANY); each entry's ref is its reservation's. */
+export async function completeManyPg(db: Executor, completions: readonly PgCompletion[], nowMs: number): Promise<PgCompleteManyResult> {
+  if (completions.length === 0) return { outcome: 'posted', reservations: [] };
+  const entries = completions.map((c) => c.entry);
+  const postings = completions.flatMap((c, i) => c.deltas.map((d) => ({ ord: BigInt(i + 1), ...d })));
+  const { rows } = await db.executeQuery<CompleteManyRow>(
+    CompiledQuery.raw(COMPLETE_MANY, [
+      entries.map((e) => e.id),
+      entries.map((e) => e.ref),
+      entries.map((e) => e.merchantId),
+      entries.map((e) => e.currency),
+      completions.map((c) => BigInt(c.deltas.length)),
+      postings.map((p) => p.ord),
+      postings.map((p) => p.id),
+      postings.map((p) => p.amountMinor),
+      postings.map((p) => p.guarded),
+      BigInt(nowMs),
+    ]),
+  );
+  if (rows.length !== completions.length) throw new Error(`ledger: ${completions.length} completions answered ${rows.length} rows`);
+  if (!rows[0]!.ready) return { outcome: 'missing_account' };
+  // Every balance was locked before the sums were checked: a shortfall or an update that did not
+  // apply is a bug, and the caller's transaction must roll back.
+  if (!rows[0]!.enough || rows[0]!.applied !== rows[0]!.wanted) throw new Error('ledger: the completions could not move their balances');
+  return {
+    outcome: 'posted',
+    reservations: rows.map((row) => ({
+      closed: row.closed,
+      entryId: row.entry_id,
+      merchantId: row.merchant_id,
+      currency: row.currency,
+      amountMinor: row.amount_minor,
+      feeMinor: row.fee_minor,
+      fromAvailableMinor: row.from_available_minor,
+      fromCreditMinor: row.from_credit_minor,
+      createdAtMs: row.created_at_ms,
+    })),
+  };
+}

@@ -45,6 +45,14 @@ export class LedgerService {
     return payouts.reserveForPayout(trx, this.ctx, input, options);
   }
 
+  /** PostgreSQL: reserveWithRecord for many payouts in one statement (ledger/payouts.ts reserveManyWithRecord). */
+  reserveManyWithRecord(
+    trx: Executor,
+    items: readonly { readonly input: payouts.PayoutReservation; readonly record: PgRecordWrite }[],
+  ): Promise<payouts.ManyRecordReservation[]> {
+    return payouts.reserveManyWithRecord(trx, this.ctx, items);
+  }
+
   /** The payout row and its reservation, both or neither (ledger/payouts.ts reserveWithRecord). */
   reserveWithRecord(trx: Executor, input: payouts.PayoutReservation, record: PgRecordWrite): Promise<payouts.RecordReservation> {
     return payouts.reserveWithRecord(trx, this.ctx, input, record);
@@ -52,6 +60,11 @@ export class LedgerService {
 
   releaseReservation(trx: Executor, ref: string): Promise<payouts.Reservation> {
     return payouts.releaseReservation(trx, this.ctx, ref);
+  }
+
+  /** completeReservation for many payouts, on PostgreSQL in one statement (ledger/payouts.ts completeReservations). */
+  completeReservations(trx: Executor, completions: readonly payouts.Completion[]): Promise<payouts.Reservation[]> {
+    return payouts.completeReservations(trx, this.ctx, completions);
   }
 
   completeReservation(trx: Executor, ref: string): Promise<payouts.Reservation> {
@@ -144,6 +157,6 @@ export class LedgerService {
 }
 
 export type { Balances, JournalEntry, JournalQuery, SettledGroup, SettlementRun, Violation };
-export type { PayoutReservation, Reservation } from './payouts.js';
+export type { ManyRecordReservation, PayoutReservation, Reservation } from './payouts.js';
 export type { PaymentCredit, PaymentCreditResult, RefundDebit, RefundDebitResult, RefundReversal, UnallocatedPayment } from './payments.js';
 export type { Adjustment, AdjustableKind, OperatorMove, OperatorResult } from './operator.js';

@@ -13,6 +13,11 @@
 // may have left the transaction aborted or holding half its writes, so the whole group is rolled
 // back and every unit of it runs again in a transaction of its own: a rare failure costs a rerun,
 // never a partial write.
+//
+// Units of one kind may also go in together: a unit run with `runBatched` names a batch kind and its
+// input, and the group runs every such unit's input of a kind in one call of the kind (on PostgreSQL
+// one statement, one round trip for all of them) before its units run; each unit then goes on from
+// its own answer. A unit that ran alone gets no answer (null) and does its work itself.
 import { CompiledQuery, type Transaction } from 'kysely';
 import { COMMIT_LINGER, GroupBatch } from '../core/group-batch.js';
 import { isPostgres, type Database, type Db } from './schema.js';
@@ -59,9 +64,24 @@ export const refusedUnwritten = (error: unknown): UnwrittenRefusal => new Unwrit
 const unwrapped = (error: unknown): unknown => (error instanceof UnwrittenRefusal ? error.error : error);
 
 type Work<T> = (trx: Transaction<Database>, scope: UnitScope) => Promise<T>;
+
+/**
+ * A kind of unit whose inputs a group writes in one call (`runBatched`). `run` answers one result per
+ * input, in the inputs' order, and writes for an input only what its result says it wrote; it may
+ * throw (a database failure, or a result it cannot vouch for), which rolls the whole group back and
+ * runs every unit of it again alone.
+ */
+export interface BatchKind<I, R> {
+  readonly name: string;
+  run(trx: Transaction<Database>, inputs: readonly I[]): Promise<readonly R[]>;
+}
+
+type BatchedWork<R, T> = (trx: Transaction<Database>, scope: UnitScope, batched: R | null) => Promise<T>;
+
 interface Unit {
-  readonly work: Work<unknown>;
+  readonly work: BatchedWork<unknown, unknown>;
   readonly optimistic: boolean;
+  readonly batch: { readonly kind: BatchKind<unknown, unknown>; readonly input: unknown } | null;
 }
 
 /** A unit in a transaction of its own: its savepoint is the transaction. */
@@ -96,9 +116,28 @@ export class WriteGroup {
    * `work` must touch nothing but the database through `trx` (it may run twice).
    */
   async run<T>(work: Work<T>, options: RunOptions = {}): Promise<T> {
+    return this.enter({ work: (trx, scope) => work(trx, scope), optimistic: options.optimistic === true, batch: null });
+  }
+
+  /**
+   * An optimistic unit (see RunOptions) whose `input` the group writes together with the other units'
+   * of the same `kind`, in one call of the kind, before any unit of the group runs: `work` then gets
+   * its input's result. When the unit runs on its own (a group of one, or again alone after its group
+   * failed) it gets null and writes its input itself.
+   */
+  async runBatched<I, R, T>(kind: BatchKind<I, R>, input: I, work: BatchedWork<R, T>): Promise<T> {
+    return this.enter({
+      work: work as BatchedWork<unknown, unknown>,
+      optimistic: true,
+      batch: { kind: kind as BatchKind<unknown, unknown>, input },
+    }) as Promise<T>;
+  }
+
+  private async enter<T>(unit: Unit): Promise<T> {
+    const work = unit.work;
     let outcome: Outcome;
     try {
-      outcome = await this.batch.add({ work, optimistic: options.optimistic === true });
+      outcome = await this.batch.add(unit);
     } catch {
       // The shared transaction failed (its commit, or an unprotected unit): everything was rolled
       // back, so this unit runs again on its own.
@@ -106,7 +145,7 @@ export class WriteGroup {
     }
     if ('alone' in outcome) {
       try {
-        return await withTransaction(this.db, (trx) => work(trx, ALONE));
+        return (await withTransaction(this.db, (trx) => work(trx, ALONE, null))) as T;
       } catch (error) {
         throw unwrapped(error);
       }
@@ -118,6 +157,7 @@ export class WriteGroup {
   private async runGroup(units: readonly Unit[]): Promise<Outcome[]> {
     if (units.length === 1) return [{ alone: true }];
     return this.db.transaction().execute(async (trx) => {
+      const batched = await runBatches(trx, units);
       const outcomes: Outcome[] = [];
       // On PostgreSQL each statement is a round trip and the units wait for one another, so the
       // savepoint bookkeeping goes in as few as it can: one parameterless query may hold several
@@ -143,7 +183,7 @@ export class WriteGroup {
         };
         const nextProtected = !last && !units[index + 1]!.optimistic;
         try {
-          const value = await unit.work(trx, scope);
+          const value = await unit.work(trx, scope, batched.get(unit) ?? null);
           if (isProtected && !this.postgres) await trx.executeQuery(RELEASE);
           else if (isProtected && !last) {
             await trx.executeQuery(nextProtected ? RELEASE_AND_OPEN : RELEASE);
@@ -174,6 +214,31 @@ export class WriteGroup {
       return outcomes;
     });
   }
+}
+
+/**
+ * Every batch kind of the group with two or more units, in one call each (in the order their first
+ * units arrived): each unit's result, to hand to its work. A kind with one unit leaves it to do its own.
+ */
+async function runBatches(trx: Transaction<Database>, units: readonly Unit[]): Promise<Map<Unit, unknown>> {
+  const results = new Map<Unit, unknown>();
+  const byKind = new Map<BatchKind<unknown, unknown>, Unit[]>();
+  for (const unit of units) {
+    if (unit.batch === null) continue;
+    const members = byKind.get(unit.batch.kind);
+    if (members) members.push(unit);
+    else byKind.set(unit.batch.kind, [unit]);
+  }
+  for (const [kind, members] of byKind) {
+    if (members.length < 2) continue;
+    const answers = await kind.run(
+      trx,
+      members.map((unit) => unit.batch!.input),
+    );
+    if (answers.length !== members.length) throw new Error(`write group: batch ${kind.name} answered ${answers.length} of ${members.length} inputs`);
+    members.forEach((unit, i) => results.set(unit, answers[i]));
+  }
+  return results;
 }
 
 const groups = new WeakMap<Db, WriteGroup>();

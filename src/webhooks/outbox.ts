@@ -1,11 +1,12 @@
 // The webhook outbox: payment and payout flows record an event here inside the transaction that
 // changes the record's state, so a committed change always has its event and a rolled-back one none.
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { isoFromMs } from '../core/clock.js';
 import { newId } from '../core/ids.js';
 import { merchantWebhookUrls } from '../merchants/merchant-lookups.js';
 import { HotQuery, HotRowInsert } from '../store/hot-query.js';
-import type { Executor } from '../store/schema.js';
+import { preparedOnPostgres } from '../store/prepared.js';
+import { isPostgres, type Executor } from '../store/schema.js';
 import type { WebhookEventsTable, WebhookEventType, WebhookResourceKind } from './webhook-rows.js';
 
 export interface EnqueueWebhookInput {
@@ -129,4 +130,49 @@ export async function enqueueWebhookEvent(trx: Executor, input: EnqueueWebhookIn
     last_error: null,
   });
   return { eventId };
+}
+
+/**
+ * Many events in one statement (PostgreSQL; a write group's final transitions): each addressed as
+ * enqueueWebhookEvent would, to its own `webhookUrl` or else to its merchant's default URL for its
+ * kind, read by the insert. Parameters: $1 ids, $2 merchant ids, $3 types, $4 kinds, $5 refs,
+ * $6 bodies, $7 requested URLs (null: the merchant's), $8 now. Writes no row for an unknown merchant.
+ */
+const INSERT_EVENTS = preparedOnPostgres(`
+INSERT INTO webhook_events (id, merchant_id, type, resource_kind, resource_ref, payload_json, url, destination_source, status,
+  attempt_count, schedule_step, next_attempt_at_ms, created_at_ms)
+SELECT u.id, m.id, u.type, u.kind, u.ref, u.body, d.url,
+       CASE WHEN u.requested IS NOT NULL THEN 'request' WHEN d.url IS NULL THEN 'none' ELSE 'merchant' END,
+       CASE WHEN d.url IS NULL THEN 'no_destination' ELSE 'pending' END,
+       0, 0, $8::bigint, $8::bigint
+FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS u(id, merchant_id, type, kind, ref, body, requested)
+JOIN merchants m ON m.id = u.merchant_id
+CROSS JOIN LATERAL (
+  SELECT coalesce(u.requested, nullif(CASE WHEN u.kind = 'payment' THEN m.payment_webhook_url ELSE m.payout_webhook_url END, '')) AS url
+) d`);
+
+/** enqueueWebhookEvent for many events of one moment: on PostgreSQL one statement, on SQLite one at a time. */
+export async function enqueueWebhookEvents(trx: Executor, inputs: readonly EnqueueWebhookInput[], nowMs: number): Promise<void> {
+  if (inputs.length === 0) return;
+  if (!isPostgres(trx)) {
+    for (const input of inputs) await enqueueWebhookEvent(trx, input);
+    return;
+  }
+  const ids = inputs.map(() => newEventId());
+  inputs.forEach((input) => {
+    if (KIND_OF_TYPE[input.type] !== input.resourceKind) throw new Error(`webhooks: event type ${input.type} does not belong to a ${input.resourceKind}`);
+  });
+  const { numAffectedRows } = await trx.executeQuery(
+    CompiledQuery.raw(INSERT_EVENTS, [
+      ids,
+      inputs.map((input) => input.merchantId),
+      inputs.map((input) => input.type),
+      inputs.map((input) => input.resourceKind),
+      inputs.map((input) => input.resourceRef),
+      inputs.map((input, i) => buildBody(input, ids[i]!)),
+      inputs.map((input) => input.webhookUrl || null),
+      BigInt(nowMs),
+    ]),
+  );
+  if (numAffectedRows !== BigInt(inputs.length)) throw new Error(`webhooks: ${inputs.length} events, ${numAffectedRows} written (an unknown merchant)`);
 }

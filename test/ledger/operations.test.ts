@@ -278,6 +278,163 @@ describe('payout reservation with the row it is for, in one statement', () => {
   });
 });
 
+describe.runIf(usingPostgres())('many payout reservations with their rows, in one statement (PostgreSQL)', () => {
+  // The same stand-in for the payouts table as above, in a table of its own.
+  const MANY: PgReservedRecord = {
+    table: 'many_things',
+    conflictColumns: ['merchant_id', 'label'],
+    columns: [
+      ['ref', 'text'],
+      ['merchant_id', 'text'],
+      ['label', 'text'],
+      ['n', 'bigint'],
+    ],
+  };
+  const item = (merchantId: string, ref: string, label: string, amountMinor: bigint, feeMinor = 0n) => ({
+    input: { merchantId, currency: INR, amountMinor, feeMinor, ref },
+    record: { shape: MANY, values: [ref, merchantId, label, 7n] },
+  });
+  const labels = async (merchantId: string) =>
+    (await sql<{ label: string }>`SELECT label FROM many_things WHERE merchant_id = ${merchantId} ORDER BY label`.execute(f.db)).rows.map((row) => row.label);
+  const heldRefs = async (merchantId: string) =>
+    (await f.db.selectFrom('ledger_reservations').select('ref').where('merchant_id', '=', merchantId).orderBy('ref').execute()).map((row) => row.ref);
+  const entryOf = async (ref: string) =>
+    f.db.selectFrom('ledger_entries').select(['kind', 'posting_count']).where('ref', '=', ref).where('kind', '=', 'payout_reserve').executeTakeFirst();
+
+  beforeAll(async () => {
+    await sql`CREATE TABLE many_things (ref TEXT PRIMARY KEY, merchant_id TEXT NOT NULL, label TEXT NOT NULL, n BIGINT NOT NULL, UNIQUE (merchant_id, label))`.execute(f.db);
+  });
+
+  it('splits each over available, then credit, in arrival order per merchant, as one at a time would', async () => {
+    await fund(f.ledger, M, INR, 100_00n);
+    await f.ledger.grantCredit({ merchantId: M, currency: INR, amountMinor: 50_00n, reason: 'line', actor: 't' });
+    await fund(f.ledger, OTHER, INR, 30_00n);
+    await reserve(r('opening'), 1_00n); // opens M's held account
+    await tx((trx) => f.ledger.reserveForPayout(trx, { merchantId: OTHER, currency: INR, amountMinor: 1_00n, feeMinor: 0n, ref: `${OTHER}:opening` }));
+
+    const answers = await tx((trx) =>
+      f.ledger.reserveManyWithRecord(trx, [
+        item(M, r('a'), 'a', 60_00n, 1_00n), // 61 of M's 99 available
+        item(OTHER, `${OTHER}:x`, 'x', 20_00n), // another merchant's balance, in the same statement
+        item(M, r('b'), 'b', 40_00n), // the last 38 of available and 2 of credit
+        item(M, r('c'), 'c', 10_00n, 50n), // 10.50 of credit
+      ]),
+    );
+    expect(answers).toMatchObject([
+      { outcome: 'reserved', reservation: { ref: r('a'), fromAvailableMinor: 61_00n, fromCreditMinor: 0n, replayed: false } },
+      { outcome: 'reserved', reservation: { ref: `${OTHER}:x`, fromAvailableMinor: 20_00n, fromCreditMinor: 0n } },
+      { outcome: 'reserved', reservation: { ref: r('b'), fromAvailableMinor: 38_00n, fromCreditMinor: 2_00n } },
+      { outcome: 'reserved', reservation: { ref: r('c'), fromAvailableMinor: 0n, fromCreditMinor: 10_50n } },
+    ]);
+    expect(await labels(M)).toEqual(['a', 'b', 'c']);
+    expect(await f.ledger.balances(M, INR)).toMatchObject({ available: 0n, credit: 37_50n, held: 112_50n });
+    expect(await f.ledger.balances(OTHER, INR)).toMatchObject({ available: 9_00n, held: 21_00n });
+    // Each entry counts the postings it has: held and available, held and both, held and credit.
+    expect(await entryOf(r('a'))).toEqual({ kind: 'payout_reserve', posting_count: 2n });
+    expect(await entryOf(r('b'))).toEqual({ kind: 'payout_reserve', posting_count: 3n });
+    expect(await entryOf(r('c'))).toEqual({ kind: 'payout_reserve', posting_count: 2n });
+    await expectClean();
+  });
+
+  it('writes nothing for a taken key, a repeat within the call, a merchant without held yet, or from the first it cannot cover on', async () => {
+    await fund(f.ledger, M, INR, 100_00n);
+    await fund(f.ledger, OTHER, INR, 100_00n);
+    await reserve(r('opening'), 10_00n); // 90 left
+    await tx((trx) => f.ledger.reserveWithRecord(trx, { merchantId: M, currency: INR, amountMinor: 1_00n, feeMinor: 0n, ref: r('t') }, { shape: MANY, values: [r('t'), M, 'taken', 7n] }));
+
+    const answers = await tx((trx) =>
+      f.ledger.reserveManyWithRecord(trx, [
+        item(M, r('p'), 'taken', 5_00n), // a committed row has this key
+        item(M, r('q'), 'q', 30_00n), // 30 of the 89
+        item(M, r('q2'), 'q', 30_00n), // the same key as the item before it
+        item(OTHER, `${OTHER}:first`, 'first', 5_00n), // OTHER has no held account yet
+        item(M, r('big'), 'big', 70_00n), // 59 left: short
+        item(M, r('small'), 'small', 10_00n), // would fit one at a time, after the short one
+      ]),
+    );
+    expect(answers.map((answer) => answer.outcome)).toEqual(['record_exists', 'reserved', 'retry', 'step_by_step', 'retry', 'retry']);
+    expect(await labels(M)).toEqual(['q', 'taken']);
+    expect(await labels(OTHER)).toEqual([]);
+    expect(await heldRefs(M)).toEqual([r('opening'), r('q'), r('t')].sort());
+    expect(await f.ledger.balances(M, INR)).toMatchObject({ available: 59_00n, held: 41_00n });
+    expect(await f.ledger.balances(OTHER, INR)).toMatchObject({ available: 100_00n, held: 0n });
+
+    // What the caller does with a retry: the item alone, after the call, decides as one at a time would.
+    expect((await tx((trx) => f.ledger.reserveWithRecord(trx, item(M, r('big'), 'big', 70_00n).input, item(M, r('big'), 'big', 70_00n).record))).outcome).toBe('short');
+    expect((await tx((trx) => f.ledger.reserveWithRecord(trx, item(M, r('small'), 'small', 10_00n).input, item(M, r('small'), 'small', 10_00n).record))).outcome).toBe('reserved');
+    expect(await f.ledger.balances(M, INR)).toMatchObject({ available: 49_00n, held: 51_00n });
+    await expectClean();
+  });
+
+  it('throws, for the caller to roll back, when a key it found free was taken while it waited for the balances', async () => {
+    await fund(f.ledger, M, INR, 100_00n);
+    await reserve(r('opening'), 10_00n);
+    const first = await f.db.startTransaction().execute();
+    // Holds M's balance rows and writes the key "late" the statement will find free in its snapshot.
+    await f.ledger.reserveWithRecord(first, { merchantId: M, currency: INR, amountMinor: 1_00n, feeMinor: 0n, ref: r('l1') }, { shape: MANY, values: [r('l1'), M, 'late', 7n] });
+    const many = tx((trx) => f.ledger.reserveManyWithRecord(trx, [item(M, r('l2'), 'late', 2_00n), item(M, r('l3'), 'other', 3_00n)]));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await first.commit().execute();
+    await expect(many).rejects.toThrow(/taken while the statement ran/);
+    expect(await labels(M)).toEqual(['late']);
+    expect(await f.ledger.balances(M, INR)).toMatchObject({ available: 89_00n, held: 11_00n });
+    await expectClean();
+  });
+});
+
+describe('completions of many payouts together', () => {
+  const completion = (merchantId: string, currency: 'INR' | 'EGP', ref: string, amountMinor: bigint, feeMinor: bigint) => ({ ref, merchantId, currency, amountMinor, feeMinor });
+  const reserveIn = (currency: 'INR' | 'EGP', ref: string, amountMinor: bigint, feeMinor: bigint) =>
+    tx((trx) => f.ledger.reserveForPayout(trx, { merchantId: M, currency, amountMinor, feeMinor, ref }));
+
+  it("completes each, a currency's first completions one by one (opening its platform accounts), and the books balance", async () => {
+    // EGP has seen no completion in this file's store: its settlement and fee revenue do not exist yet.
+    const EGP = 'EGP' as const;
+    await fund(f.ledger, M, EGP, 1_000_00n);
+    await reserveIn(EGP, r('e1'), 100_00n, 2_00n);
+    await reserveIn(EGP, r('e2'), 50_00n, 0n);
+    await reserveIn(EGP, r('e3'), 10_00n, 1_00n);
+    await reserveIn(EGP, r('e4'), 20_00n, 1_00n);
+    const first = await tx((trx) => f.ledger.completeReservations(trx, [completion(M, EGP, r('e1'), 100_00n, 2_00n), completion(M, EGP, r('e2'), 50_00n, 0n)]));
+    expect(first.map((c) => [c.ref, c.status, c.replayed])).toEqual([
+      [r('e1'), 'completed', false],
+      [r('e2'), 'completed', false],
+    ]);
+    // Now the accounts exist: on PostgreSQL these two go in one statement.
+    const second = await tx((trx) => f.ledger.completeReservations(trx, [completion(M, EGP, r('e3'), 10_00n, 1_00n), completion(M, EGP, r('e4'), 20_00n, 1_00n)]));
+    expect(second.map((c) => [c.ref, c.status, c.fromAvailableMinor])).toEqual([
+      [r('e3'), 'completed', 11_00n],
+      [r('e4'), 'completed', 21_00n],
+    ]);
+    const entries = await f.db.selectFrom('ledger_entries').select(['ref', 'posting_count']).where('kind', '=', 'payout_complete').where('merchant_id', '=', M).orderBy('ref').execute();
+    // A fee-less completion has two postings: held and settlement.
+    expect(entries.map((e) => [e.ref, e.posting_count])).toEqual([
+      [r('e1'), 3n],
+      [r('e2'), 2n],
+      [r('e3'), 3n],
+      [r('e4'), 3n],
+    ]);
+    expect(await f.ledger.balances(M, EGP)).toMatchObject({ available: 816_00n, held: 0n });
+    expect(await accountBalance(f.db, 'p:EGP:settlement')).toBe(180_00n);
+    expect(await accountBalance(f.db, 'p:EGP:fee_revenue')).toBe(4_00n);
+    expect(await f.ledger.verify()).toEqual([]);
+    expect(await currencyTotal(f.db, EGP)).toBe(0n);
+  });
+
+  it('throws, writing what the caller must roll back, for a reservation no longer held or holding other amounts', async () => {
+    await fund(f.ledger, M, INR, 1_000_00n);
+    await fund(f.ledger, OTHER, INR, 1_000_00n);
+    await reserve(r('h1'), 10_00n, 1_00n);
+    await reserve(r('h2'), 20_00n, 1_00n);
+    await tx((trx) => f.ledger.completeReservations(trx, [completion(M, INR, r('h1'), 10_00n, 1_00n)]));
+    await expect(tx((trx) => f.ledger.completeReservations(trx, [completion(M, INR, r('h2'), 20_00n, 1_00n), completion(M, INR, r('h1'), 10_00n, 1_00n)]))).rejects.toThrow();
+    await expect(tx((trx) => f.ledger.completeReservations(trx, [completion(M, INR, r('h2'), 25_00n, 1_00n), completion(OTHER, INR, r('none'), 1_00n, 0n)]))).rejects.toThrow();
+    // Nothing of the failed calls is left: h2 is still held, with its money.
+    expect(await f.ledger.balances(M, INR)).toMatchObject({ available: 968_00n, held: 21_00n });
+    await expectClean();
+  });
+});
+
 describe('refund', () => {
   const refund = (ref: string, paidMinor: bigint, paymentRef: string) =>
     tx((trx) => f.ledger.debitRefund(trx, { merchantId: M, currency: INR, paidMinor, channel: 'sim', ref, paymentRef }));

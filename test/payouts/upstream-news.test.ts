@@ -96,6 +96,36 @@ describe('Processing after the submission', () => {
     // A second transition finds the row moved on already: nothing changes.
     expect(await markProcessing(ctx, a, { status: 'PROCESSING' }, ours)).toBe(false);
   });
+
+  it('moves the payouts of transitions started together as one at a time would (on PostgreSQL in one statement)', async () => {
+    const shop = await fundedShop();
+    const nowMs = 1_800_000_000_000;
+    const ctx = { db: server.services.store.db, clock: { nowMs: () => nowMs }, channels: server.services.channels } as unknown as PayoutContext;
+    const ours = 1_900_000_000_000n;
+    const theirs = 1_900_000_000_001n;
+    const refs: string[] = [];
+    for (const merchantRef of ['together-1', 'together-2', 'together-3']) refs.push((await shop.client.payoutInitiate(payoutBody('INR', 'BANK', { merchantRef }))).data.transactionRef);
+    const [mine, takenOver, already] = refs as [string, string, string];
+    await lock(mine, ours);
+    await lock(takenOver, theirs);
+    expect(await markProcessing(ctx, await rowOf(already), { status: 'PROCESSING', upstreamRef: 'bank-early' })).toBe(true);
+    const rows = await Promise.all(refs.map(rowOf));
+
+    // All in one turn of the event loop, so they share a group: the first payout twice, the third already moved.
+    const moved = await Promise.all([
+      markProcessing(ctx, rows[0]!, { status: 'PROCESSING', upstreamRef: 'bank-a' }, ours),
+      markProcessing(ctx, rows[1]!, { status: 'PROCESSING', upstreamRef: 'bank-b', utr: 'UTR-B' }, ours),
+      markProcessing(ctx, rows[0]!, { status: 'PROCESSING', upstreamRef: 'bank-a-again' }, ours),
+      markProcessing(ctx, rows[2]!, { status: 'PROCESSING', upstreamRef: 'bank-late' }),
+    ]);
+    expect(moved).toEqual([true, true, false, false]);
+    const after = await Promise.all(refs.map(rowOf));
+    expect(after.map((row) => [row.status, row.upstream_ref, row.utr, row.locked_until_ms, row.next_action_at_ms])).toEqual([
+      ['Processing', 'bank-a', null, null, BigInt(nowMs + pollDelayMs(0, true))],
+      ['Processing', 'bank-b', 'UTR-B', theirs, BigInt(nowMs + pollDelayMs(0, true))],
+      ['Processing', 'bank-early', null, null, BigInt(nowMs + pollDelayMs(0, true))],
+    ]);
+  });
 });
 
 describe('polls of a Processing payout', () => {

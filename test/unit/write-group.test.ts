@@ -4,7 +4,7 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/db.js';
-import { ONE_STATEMENT, refusedUnwritten, WriteGroup, type UnitScope } from '../../src/store/write-group.js';
+import { ONE_STATEMENT, refusedUnwritten, WriteGroup, type BatchKind, type UnitScope } from '../../src/store/write-group.js';
 import { openTestStore } from '../helpers/store.js';
 
 let store: Store;
@@ -141,6 +141,58 @@ describe('WriteGroup', () => {
       expect(scopes).toEqual([false]);
       expect(Object.fromEntries(calls)).toEqual({ a: 1, two: 1, c: 1 });
       expect(await ids()).toEqual(['a', 'c']);
+    });
+  });
+
+  describe('batched units', () => {
+    /** Inserts every input's row in one statement; answers each input's id; counts its calls and what they held. */
+    const insertsTogether = (failWith?: Error) => {
+      const calls: string[][] = [];
+      const kind: BatchKind<string, string> = {
+        name: 'test inserts',
+        async run(trx, inputs) {
+          calls.push([...inputs]);
+          await sql`INSERT INTO wg_items (id, n) VALUES ${sql.join(inputs.map((id) => sql`(${id}, 1)`))}`.execute(trx);
+          if (failWith) throw failWith;
+          return inputs.map((id) => `batched ${id}`);
+        },
+      };
+      return { kind, calls };
+    };
+    /** A unit of `kind`: with the group's answer it writes nothing more; without one it inserts its row itself. */
+    const unit = (group: WriteGroup, kind: BatchKind<string, string>, id: string) =>
+      group.runBatched(kind, id, async (trx, _scope, batched) => {
+        if (batched !== null) return batched;
+        await sql`INSERT INTO wg_items (id, n) VALUES (${id}, 1)`.execute(trx);
+        return `alone ${id}`;
+      });
+
+    it('writes the inputs of units started together in one call, in their order, and hands each unit its answer', async () => {
+      const group = new WriteGroup(store.db);
+      const { kind, calls } = insertsTogether();
+      const answers = await Promise.all([unit(group, kind, 'b1'), insertPair(group, 'other'), unit(group, kind, 'b2'), unit(group, kind, 'b3')]);
+      expect(answers).toEqual(['batched b1', 'other', 'batched b2', 'batched b3']);
+      expect(calls).toEqual([['b1', 'b2', 'b3']]);
+      expect(await ids()).toEqual(['b1', 'b2', 'b3', 'other', 'other-b']);
+    });
+
+    it('leaves a unit that is the only one of its kind in its group to write its input itself', async () => {
+      const group = new WriteGroup(store.db);
+      const { kind, calls } = insertsTogether();
+      expect(await Promise.all([unit(group, kind, 'solo'), insertPair(group, 'other')])).toEqual(['alone solo', 'other']);
+      expect(await unit(group, kind, 'later')).toBe('alone later');
+      expect(calls).toEqual([]);
+      expect(await ids()).toEqual(['later', 'other', 'other-b', 'solo']);
+    });
+
+    it('rolls the whole group back when the call fails, and runs every unit again alone', async () => {
+      const group = new WriteGroup(store.db);
+      const { kind, calls } = insertsTogether(new Error('the batch cannot vouch for its answer'));
+      const answers = await Promise.all([unit(group, kind, 'c1'), insertPair(group, 'other'), unit(group, kind, 'c2')]);
+      // The call wrote c1 and c2 before it threw; the rollback took them, and each unit wrote its own again.
+      expect(answers).toEqual(['alone c1', 'other', 'alone c2']);
+      expect(calls).toEqual([['c1', 'c2']]);
+      expect(await ids()).toEqual(['c1', 'c2', 'other', 'other-b']);
     });
   });
 });

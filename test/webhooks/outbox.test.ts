@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { signRsaSha512, verifyRsaSha512 } from '../../sdk/src/signing.js';
-import { enqueueWebhookEvent } from '../../src/webhooks/outbox.js';
+import { enqueueWebhookEvent, enqueueWebhookEvents, type EnqueueWebhookInput } from '../../src/webhooks/outbox.js';
 import { JITTER_RATIO, MAX_ATTEMPTS, nextRetryDelayMs, RETRY_DELAYS_MS } from '../../src/webhooks/schedule.js';
 import { loadOrCreateServiceKey, signRsaSha512Async } from '../../src/webhooks/signer.js';
 import { eventRow, openBench, paymentRecord, type Bench } from './helpers.js';
@@ -45,6 +45,47 @@ describe('the webhook outbox', () => {
     // The merchant's URLs are read by the insert itself: a merchant that does not exist gets no row.
     await expect(bench.enqueue({ merchantId: 'mch_missing' })).rejects.toThrow(/no merchant mch_missing/);
     expect(await bench.store.db.selectFrom('webhook_events').select('id').where('merchant_id', '=', 'mch_missing').execute()).toEqual([]);
+  });
+
+  it('records many events of one moment as it records one: each body, destination and status', async () => {
+    const merchant = await bench.createMerchant({ payment: 'https://merchant.example/payments', payout: 'https://merchant.example/payouts' });
+    const bare = await bench.createMerchant();
+    const nowMs = bench.clock.nowMs();
+    const event = (ref: string, merchantId: string, over: Partial<EnqueueWebhookInput> = {}): EnqueueWebhookInput => ({
+      merchantId,
+      type: 'payment.succeeded',
+      resourceKind: 'payment',
+      resourceRef: ref,
+      record: paymentRecord(ref),
+      webhookUrl: null,
+      nowMs,
+      ...over,
+    });
+    await enqueueWebhookEvents(
+      bench.store.db,
+      [
+        event('m-given', merchant.id, { webhookUrl: 'https://merchant.example/this-one' }),
+        event('m-payment', merchant.id),
+        event('m-payout', merchant.id, { type: 'payout.succeeded', resourceKind: 'payout' }),
+        event('b-none', bare.id),
+      ],
+      nowMs,
+    );
+    const rows = await bench.store.db.selectFrom('webhook_events').selectAll().where('merchant_id', 'in', [merchant.id, bare.id]).orderBy('resource_ref').execute();
+    expect(rows.map((row) => [row.resource_ref, row.url, row.destination_source, row.status, row.type, Number(row.next_attempt_at_ms)])).toEqual([
+      ['b-none', null, 'none', 'no_destination', 'payment.succeeded', nowMs],
+      ['m-given', 'https://merchant.example/this-one', 'request', 'pending', 'payment.succeeded', nowMs],
+      ['m-payment', 'https://merchant.example/payments', 'merchant', 'pending', 'payment.succeeded', nowMs],
+      ['m-payout', 'https://merchant.example/payouts', 'merchant', 'pending', 'payout.succeeded', nowMs],
+    ]);
+    for (const row of rows) {
+      expect(JSON.parse(row.payload_json)).toEqual({ ...paymentRecord(row.resource_ref), event: { id: row.id, type: row.type, createdAt: new Date(nowMs).toISOString() } });
+    }
+    // An unknown merchant among them: the call throws, for its transaction to roll back.
+    await expect(
+      bench.store.db.transaction().execute((trx) => enqueueWebhookEvents(trx, [event('x1', merchant.id), event('x2', 'mch_missing')], nowMs)),
+    ).rejects.toThrow(/merchant/);
+    expect(await bench.store.db.selectFrom('webhook_events').select('id').where('resource_ref', 'in', ['x1', 'x2']).execute()).toEqual([]);
   });
 
   it('commits with the state change or not at all', async () => {

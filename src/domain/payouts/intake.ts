@@ -1,12 +1,13 @@
 // Steps 2 and 3 of a payout's life: intake. A checked request becomes a payout row and its
 // reservation of amount + fee in the ledger, in one transaction; a repeat answers the original.
+import type { Transaction } from 'kysely';
 import { AppError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { Currency, Minor } from '../../core/money.js';
-import type { Reservation } from '../../ledger/service.js';
+import type { ManyRecordReservation, Reservation } from '../../ledger/service.js';
 import type { PooledJob } from '../../core/pooled-job.js';
-import type { Executor } from '../../store/schema.js';
-import { refusedUnwritten, writeGroupOf, type UnitScope } from '../../store/write-group.js';
+import { isPostgres, type Database, type Executor } from '../../store/schema.js';
+import { refusedUnwritten, writeGroupOf, type BatchKind, type UnitScope } from '../../store/write-group.js';
 import type { Merchant } from '../../merchants/merchant-service.js';
 import { computeFee } from '../fees.js';
 import type { AmountBounds } from '../methods.js';
@@ -53,22 +54,23 @@ export async function acceptPayout(
   let accepted: { readonly row: PayoutsTable; readonly fresh: boolean };
   try {
     // Group-committed with the payouts arriving at the same time (write-group.ts). The row and its
-    // reservation are written both or neither (on PostgreSQL by one statement), so the unit needs no
-    // savepoint of its own (on PostgreSQL one round trip in the group's chain instead of three).
-    accepted = await writeGroupOf(ctx.db).run(
-      async (trx, scope) => {
-        const stored = await storePayout(trx, ctx, merchant, prepared, { batchId: null, keyId, leaseUntilMs }, scope);
-        if (stored.row) return { row: stored.row, fresh: true };
-        const original = await findPayoutForMerchant(trx, merchant.id, { merchantRef: prepared.draft.merchantRef });
-        if (!original) throw new Error(`payouts: merchantRef ${prepared.draft.merchantRef} conflicted but cannot be read`);
-        try {
-          return { row: theOriginal(original, prepared.draft.merchantRef, prepared.hash), fresh: false };
-        } catch (error) {
-          throw refusedUnwritten(error);
-        }
-      },
-      { optimistic: true },
-    );
+    // reservation are written both or neither, so the unit needs no savepoint of its own; on
+    // PostgreSQL the group's payouts go in together, in one statement (ledger/payouts.ts
+    // reserveManyWithRecord), one round trip of the group's chain for all of them.
+    const fresh = newPayoutRow(merchant, prepared, BigInt(ctx.clock.nowMs()), { batchId: null, keyId, leaseUntilMs });
+    const work = async (trx: Transaction<Database>, scope: UnitScope, batched: ManyRecordReservation | null) => {
+      const stored = await storePayout(trx, ctx, fresh, scope, batched);
+      if (stored.row) return { row: stored.row, fresh: true };
+      const original = await findPayoutForMerchant(trx, merchant.id, { merchantRef: prepared.draft.merchantRef });
+      if (!original) throw new Error(`payouts: merchantRef ${prepared.draft.merchantRef} conflicted but cannot be read`);
+      try {
+        return { row: theOriginal(original, prepared.draft.merchantRef, prepared.hash), fresh: false };
+      } catch (error) {
+        throw refusedUnwritten(error);
+      }
+    };
+    const group = writeGroupOf(ctx.db);
+    accepted = isPostgres(ctx.db) ? await group.runBatched(PAYOUT_INTAKES, { ctx, row: fresh }, work) : await group.run((trx, scope) => work(trx, scope, null), { optimistic: true });
   } catch (error) {
     slot?.release();
     throw error;
@@ -173,32 +175,45 @@ export async function preparePayout(
   return { ...routed, nameCheck: named?.check ?? null, approval: await terms.approval() };
 }
 
+/** A payout of a write group's batch on PostgreSQL: its row, written with its reservation. */
+interface IntakeItem {
+  readonly ctx: PayoutContext;
+  readonly row: PayoutsTable;
+}
+
+const recordOf = (row: PayoutsTable) => ({ shape: PAYOUT_RECORD, values: payoutRecordValues(row) });
+
+/** A group's new payouts and their reservations in one statement (PostgreSQL); each unit goes on from its answer in storePayout. */
+const PAYOUT_INTAKES: BatchKind<IntakeItem, ManyRecordReservation> = {
+  name: 'payout intake',
+  run: (trx, items) => items[0]!.ctx.ledger.reserveManyWithRecord(trx, items.map(({ row }) => ({ input: reservationOf(row), record: recordOf(row) }))),
+};
+
 /**
- * Steps 2 and 3 inside the caller's transaction: the payout row, then its reservation (and, for a
- * payout that waits for approval, payout.pending_approval). Answers `{ row: null }` (nothing
- * written) when the merchant already has a payout under this merchantRef.
+ * Steps 2 and 3 inside the caller's transaction: the payout row `fresh` (newPayoutRow), then its
+ * reservation (and, for a payout that waits for approval, payout.pending_approval). Answers
+ * `{ row: null }` (nothing written) when the merchant already has a payout under this merchantRef.
  */
 export async function storePayout(
   trx: Executor,
   ctx: PayoutContext,
-  merchant: Merchant,
-  prepared: PreparedPayout,
-  origin: PayoutOrigin,
+  fresh: PayoutsTable,
   /**
    * The write group's scope of the unit. With one, the ledger writes the row and its reservation both
    * or neither (on PostgreSQL in one statement), so the unit needs a savepoint only for PostgreSQL's
    * step-by-step path.
    */
   scope?: UnitScope,
+  /** What the group's statement for its payouts did for this one (PostgreSQL), or null: this call writes it. */
+  batched: ManyRecordReservation | null = null,
 ): Promise<{ readonly row: PayoutsTable | null }> {
-  const fresh = newPayoutRow(merchant, prepared, BigInt(ctx.clock.nowMs()), origin);
   if (scope) {
-    const together = await ctx.ledger.reserveWithRecord(trx, reservationOf(fresh), { shape: PAYOUT_RECORD, values: payoutRecordValues(fresh) });
+    const together = batched !== null && batched.outcome !== 'retry' ? batched : await ctx.ledger.reserveWithRecord(trx, reservationOf(fresh), recordOf(fresh));
     if (together.outcome === 'record_exists') return { row: null };
     if (together.outcome === 'short') {
       // A payout under this merchantRef answers even when the balance is short now (as the insert
       // first would): one may have committed while this statement waited for the balance's lock.
-      if (await findPayoutForMerchant(trx, merchant.id, { merchantRef: fresh.merchant_ref })) return { row: null };
+      if (await findPayoutForMerchant(trx, fresh.merchant_id, { merchantRef: fresh.merchant_ref })) return { row: null };
       throw refusedUnwritten(together.refusal);
     }
     if (together.outcome === 'reserved') {
