@@ -183,6 +183,11 @@ export async function reserveWithRecord(
   return { outcome: 'reserved', reservation: claimedHold(input, result, nowMs) };
 }
 
+/** One statement for many reservations names each once: a ref twice would be answered (and posted) twice. */
+function assertDistinctRefs(refs: readonly string[]): void {
+  if (new Set(refs).size !== refs.length) throw new Error('ledger: the same reservation twice in one statement');
+}
+
 /** A record reservation made with others in one statement; 'retry': nothing written, make it alone with reserveWithRecord. */
 export type ManyRecordReservation = RecordReservation | { readonly outcome: 'retry' };
 
@@ -202,6 +207,7 @@ export async function reserveManyWithRecord(
   if (ctx.storeKind !== 'postgres') throw new Error('ledger: reservations in one statement are for PostgreSQL');
   const shape = items[0]?.record.shape;
   if (shape === undefined) return [];
+  assertDistinctRefs(items.map(({ input }) => input.ref));
   for (const { input, record } of items) {
     assertPositive('amountMinor', input.amountMinor);
     assertNonNegative('feeMinor', input.feeMinor);
@@ -448,6 +454,7 @@ export async function completeReservations(db: Executor, ctx: LedgerContext, com
     }
     return done;
   };
+  assertDistinctRefs(completions.map((c) => c.ref));
   if (ctx.storeKind !== 'postgres' || completions.length === 0) return oneByOne();
   const nowMs = ctx.clock.nowMs();
   const result = await completeManyPg(

@@ -22,6 +22,14 @@ import { preparedOnPostgres } from '../store/prepared.js';
 import type { Executor } from '../store/schema.js';
 
 /**
+ * The balance rows whose ids `ids` (a list or a subquery) names, locked in id order ("C" collation, as
+ * normalizePostings sorts), with their newest values: every statement here locks this way, so the
+ * lock order of every transaction stays the ledger's one order.
+ */
+const lockedInIdOrder = (ids: string): string =>
+  `SELECT a.id, a.balance_minor FROM ledger_accounts a WHERE a.id IN (${ids}) ORDER BY a.id COLLATE "C" FOR NO KEY UPDATE OF a`;
+
+/**
  * Everything after the claim: postings, locks, the decision and the balance updates. Reads the CTEs
  * `entry(id)` and `delta(id, amount_minor, guarded)`, where `delta` is empty unless the entry was
  * claimed, and ends with the CTEs `enough(ok)` and `updated(id)`.
@@ -32,10 +40,7 @@ postings AS (
   SELECT (SELECT id FROM entry), d.id, d.amount_minor FROM delta d
 ),
 locked AS MATERIALIZED (
-  SELECT a.id, a.balance_minor FROM ledger_accounts a
-  WHERE a.id IN (SELECT id FROM delta)
-  ORDER BY a.id COLLATE "C"
-  FOR NO KEY UPDATE OF a
+  ${lockedInIdOrder(`SELECT id FROM delta`)}
 ),
 enough AS MATERIALIZED (
   SELECT NOT EXISTS (
@@ -179,10 +184,7 @@ record AS (
     : '';
   return preparedOnPostgres(`
 WITH bal AS MATERIALIZED (
-  SELECT a.id, a.balance_minor FROM ledger_accounts a
-  WHERE a.id IN ($1::text, $2::text)
-  ORDER BY a.id COLLATE "C"
-  FOR NO KEY UPDATE OF a
+  ${lockedInIdOrder(`$1::text, $2::text`)}
 ),
 split AS MATERIALIZED (
   SELECT least(available, total) AS from_available, total - least(available, total) AS from_credit, credit,
@@ -330,8 +332,9 @@ export async function reservePg(
  * - then the records, the reservations, their entries and postings, and each balance once, by the
  *   sum of its moves, computed from its locked value.
  *
- * One row per input: `ready` (held exists), `taken` (a committed row has its record's key), `fresh`,
- * `covered`, the split, and whether its record, reservation and entry were written.
+ * One row per input: `ready` (held exists), `taken` (a committed row has its record's key),
+ * `repeated` (an earlier input has it), `covered`, the split, and whether its record, reservation
+ * and entry were written.
  * Parameters: $1 – $9 arrays (available, credit and held ids, refs, merchant ids, currencies,
  * amounts, fees, entry ids), $10 now, then one array per record column.
  */
@@ -348,10 +351,7 @@ WITH u AS MATERIALIZED (
     WITH ORDINALITY AS u(available_id, credit_id, held_id, ref, merchant_id, currency, amount_minor, fee_minor, entry_id, ${recordColumns.map(r).join(', ')}, ord)
 ),
 bal AS MATERIALIZED (
-  SELECT a.id, a.balance_minor FROM ledger_accounts a
-  WHERE a.id IN (SELECT available_id FROM u UNION SELECT credit_id FROM u UNION SELECT held_id FROM u)
-  ORDER BY a.id COLLATE "C"
-  FOR NO KEY UPDATE OF a
+  ${lockedInIdOrder(`SELECT available_id FROM u UNION SELECT credit_id FROM u UNION SELECT held_id FROM u`)}
 ),
 marked AS MATERIALIZED (
   SELECT u.*, u.amount_minor + u.fee_minor AS total,
@@ -510,7 +510,9 @@ export async function reserveManyPg(
  * reservation closed, its `payout_complete` entry with its postings (given, normalized per entry),
  * and every balance once by the sum of its moves, from its locked value (id order). Nothing is
  * written when an account to credit does not exist yet (`ready` false; the caller completes them one
- * by one, which opens it), or when a guarded balance would go below zero (`enough` false, a bug).
+ * by one, which opens it). When a guarded balance would go below zero (`enough` false, a bug) the
+ * reservations, entries and postings are written but no balance moves, and the caller throws, which
+ * rolls them back with its transaction.
  * Parameters: entries' $1 ids, $2 refs, $3 merchant ids, $4 currencies, $5 posting counts; postings'
  * $6 entry (1-based position), $7 account ids, $8 amounts, $9 guarded; $10 now.
  */
@@ -549,10 +551,7 @@ sums AS MATERIALIZED (
   SELECT account_id, sum(amount_minor)::bigint AS delta, bool_or(guarded) AS guarded FROM delta GROUP BY account_id
 ),
 locked AS MATERIALIZED (
-  SELECT a.id, a.balance_minor FROM ledger_accounts a
-  WHERE a.id IN (SELECT account_id FROM sums)
-  ORDER BY a.id COLLATE "C"
-  FOR NO KEY UPDATE OF a
+  ${lockedInIdOrder(`SELECT account_id FROM sums`)}
 ),
 enough AS MATERIALIZED (
   SELECT NOT EXISTS (

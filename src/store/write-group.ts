@@ -49,10 +49,27 @@ export interface RunOptions {
    * that wrote part of its work before failing would leave that part behind all the same.)
    */
   readonly optimistic?: boolean;
+  /**
+   * What the unit reads or writes that another unit's order could change: a batched unit runs ahead
+   * of the units that arrived before it only when none of them shares a key with it (see runBatches).
+   * Without keys a unit is taken to touch everything, so no batched unit after it moves past it.
+   */
+  readonly keys?: readonly string[];
 }
 
 /** A unit that writes in one statement and never refuses: it needs no savepoint. */
 export const ONE_STATEMENT: RunOptions = { optimistic: true };
+
+/** ONE_STATEMENT, with the keys of what it touches (RunOptions.keys). */
+export const oneStatementOn = (...keys: string[]): RunOptions => ({ optimistic: true, keys });
+
+/** The keys of what units touch (RunOptions.keys): a payout's row, a merchant's funds in a currency, a payment's row. */
+export const unitKeys = {
+  payout: (transactionRef: string) => `payout ${transactionRef}`,
+  funds: (merchantId: string, currency: string) => `funds ${merchantId} ${currency}`,
+  merchantRef: (merchantId: string, merchantRef: string) => `payout merchantRef ${merchantId} ${merchantRef}`,
+  payment: (transactionRef: string) => `payment ${transactionRef}`,
+} as const;
 
 /** A unit's refusal (an AppError, say) thrown when it wrote nothing: the group goes on without a rollback. */
 export class UnwrittenRefusal {
@@ -82,6 +99,8 @@ interface Unit {
   readonly work: BatchedWork<unknown, unknown>;
   readonly optimistic: boolean;
   readonly batch: { readonly kind: BatchKind<unknown, unknown>; readonly input: unknown } | null;
+  /** RunOptions.keys; null: it may touch anything. */
+  readonly keys: readonly string[] | null;
 }
 
 /** A unit in a transaction of its own: its savepoint is the transaction. */
@@ -116,20 +135,25 @@ export class WriteGroup {
    * `work` must touch nothing but the database through `trx` (it may run twice).
    */
   async run<T>(work: Work<T>, options: RunOptions = {}): Promise<T> {
-    return this.enter({ work: (trx, scope) => work(trx, scope), optimistic: options.optimistic === true, batch: null });
+    return this.enter({ work: (trx, scope) => work(trx, scope), optimistic: options.optimistic === true, batch: null, keys: options.keys ?? null });
   }
 
   /**
-   * An optimistic unit (see RunOptions) whose `input` the group writes together with the other units'
-   * of the same `kind`, in one call of the kind, before any unit of the group runs: `work` then gets
-   * its input's result. When the unit runs on its own (a group of one, or again alone after its group
-   * failed) it gets null and writes its input itself.
+   * An optimistic unit (see RunOptions) whose `input` the group may write together with the other
+   * units' of the same `kind`, in one call of the kind, before any unit of the group runs: `work`
+   * then gets its input's result. It does so only when no unit that arrived before it shares one of
+   * its `keys`, so the answer is the one it would have had in its turn. When it is not in a batch (a
+   * group of one, a unit before it on the same keys, a rerun alone after its group failed) it gets
+   * null and writes its input itself, in its turn. Once its answer says the batch wrote for it, `work`
+   * must neither open a savepoint (`scope.protect()`) nor refuse: what the batch wrote is outside any
+   * savepoint of the unit's.
    */
-  async runBatched<I, R, T>(kind: BatchKind<I, R>, input: I, work: BatchedWork<R, T>): Promise<T> {
+  async runBatched<I, R, T>(kind: BatchKind<I, R>, input: I, keys: readonly string[], work: BatchedWork<R, T>): Promise<T> {
     return this.enter({
       work: work as BatchedWork<unknown, unknown>,
       optimistic: true,
       batch: { kind: kind as BatchKind<unknown, unknown>, input },
+      keys,
     }) as Promise<T>;
   }
 
@@ -216,21 +240,29 @@ export class WriteGroup {
   }
 }
 
+/** Two units whose order matters: they share a key, or one of them did not say what it touches. */
+const touchSame = (a: Unit, b: Unit): boolean => a.keys === null || b.keys === null || a.keys.some((key) => b.keys!.includes(key));
+
 /**
- * Every batch kind of the group with two or more units, in one call each (in the order their first
- * units arrived): each unit's result, to hand to its work. A kind with one unit leaves it to do its own.
+ * The group's batches, kind by kind in the order their first units arrived, each in one call: each
+ * batched unit's result, to hand to its work. A batch runs before the group's units, so a unit joins
+ * it only when it may go ahead of every unit that arrived before it and is not in a batch already
+ * taken (those run before it, in arrival order): none of them touches its keys. The others run in
+ * their turn. A kind with fewer than two units joining leaves them to do their own.
  */
 async function runBatches(trx: Transaction<Database>, units: readonly Unit[]): Promise<Map<Unit, unknown>> {
   const results = new Map<Unit, unknown>();
-  const byKind = new Map<BatchKind<unknown, unknown>, Unit[]>();
-  for (const unit of units) {
-    if (unit.batch === null) continue;
-    const members = byKind.get(unit.batch.kind);
-    if (members) members.push(unit);
-    else byKind.set(unit.batch.kind, [unit]);
-  }
-  for (const [kind, members] of byKind) {
+  const taken = new Set<Unit>();
+  const kinds = [...new Set(units.flatMap((unit) => (unit.batch === null ? [] : [unit.batch.kind])))];
+  for (const kind of kinds) {
+    const members: Unit[] = [];
+    for (const [index, unit] of units.entries()) {
+      if (unit.batch?.kind !== kind) continue;
+      const blocked = units.slice(0, index).some((before) => !taken.has(before) && !members.includes(before) && touchSame(before, unit));
+      if (!blocked) members.push(unit);
+    }
     if (members.length < 2) continue;
+    for (const unit of members) taken.add(unit);
     const answers = await kind.run(
       trx,
       members.map((unit) => unit.batch!.input),

@@ -193,18 +193,20 @@ describe('payout reservation', () => {
   });
 });
 
+/** A stand-in for the payouts table: the statement writes the row, unless one conflicts on (merchant, label). */
+const standIn = (table: string): PgReservedRecord => ({
+  table,
+  conflictColumns: ['merchant_id', 'label'],
+  columns: [
+    ['ref', 'text'],
+    ['merchant_id', 'text'],
+    ['label', 'text'],
+    ['n', 'bigint'],
+  ],
+});
+
 describe('payout reservation with the row it is for, in one statement', () => {
-  // A stand-in for the payouts table: the statement writes the row, unless one conflicts on (merchant, label).
-  const THING: PgReservedRecord = {
-    table: 'reserved_things',
-    conflictColumns: ['merchant_id', 'label'],
-    columns: [
-      ['ref', 'text'],
-      ['merchant_id', 'text'],
-      ['label', 'text'],
-      ['n', 'bigint'],
-    ],
-  };
+  const THING = standIn('reserved_things');
   const things = async () =>
     (await sql<{ ref: string; label: string }>`SELECT ref, label FROM reserved_things WHERE merchant_id = ${M} ORDER BY ref`.execute(f.db)).rows;
   const reservationRows = async () => (await f.db.selectFrom('ledger_reservations').select('ref').where('merchant_id', '=', M).execute()).length;
@@ -279,17 +281,7 @@ describe('payout reservation with the row it is for, in one statement', () => {
 });
 
 describe.runIf(usingPostgres())('many payout reservations with their rows, in one statement (PostgreSQL)', () => {
-  // The same stand-in for the payouts table as above, in a table of its own.
-  const MANY: PgReservedRecord = {
-    table: 'many_things',
-    conflictColumns: ['merchant_id', 'label'],
-    columns: [
-      ['ref', 'text'],
-      ['merchant_id', 'text'],
-      ['label', 'text'],
-      ['n', 'bigint'],
-    ],
-  };
+  const MANY = standIn('many_things');
   const item = (merchantId: string, ref: string, label: string, amountMinor: bigint, feeMinor = 0n) => ({
     input: { merchantId, currency: INR, amountMinor, feeMinor, ref },
     record: { shape: MANY, values: [ref, merchantId, label, 7n] },

@@ -88,6 +88,25 @@ describe('final transitions committed together', () => {
     expect(await server.services.ledger.verify()).toEqual([]);
   });
 
+  it('news that arrives first wins within a group too: a failure before a success of the same payout', async () => {
+    const [failing, other] = await newPayouts(2);
+    const rows = await Promise.all([failing!, other!].map(rowOf));
+    const before = await server.services.ledger.balances(shop.id, 'INR');
+    // In one turn: the failure of the first payout, then its success, and another payout's success.
+    const ends = await Promise.all([
+      markFinal(payoutCtx(), rows[0]!, 'Failed', { failureReason: 'INVALID_ACCOUNT' }),
+      markFinal(payoutCtx(), rows[0]!, 'Success', { upstreamRef: 'late-news' }),
+      markFinal(payoutCtx(), rows[1]!, 'Success', { upstreamRef: 'up-other' }),
+    ]);
+    expect(ends.map((end) => end?.status ?? null)).toEqual(['Failed', null, 'Success']);
+    expect((await rowOf(failing!)).status).toBe('Failed');
+    const reservations = await db().selectFrom('ledger_reservations').select(['ref', 'status']).where('ref', 'in', [failing!, other!]).execute();
+    expect(Object.fromEntries(reservations.map((r) => [r.ref, r.status]))).toEqual({ [failing!]: 'released', [other!]: 'completed' });
+    const each = rows[0]!.amount_minor + rows[0]!.fee_minor;
+    expect(await server.services.ledger.balances(shop.id, 'INR')).toMatchObject({ available: before.available + each, held: before.held - 2n * each });
+    expect(await server.services.ledger.verify()).toEqual([]);
+  });
+
   it.each(['Failed', 'Success'] as const)('one %s that fails halfway leaves nothing of itself, and the others commit whole', async (outcome) => {
     const refs = await newPayouts(3);
     const before = await server.services.ledger.balances(shop.id, 'INR');

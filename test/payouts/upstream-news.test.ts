@@ -62,16 +62,23 @@ describe('payout news once the payout is final', () => {
 describe('Processing after the submission', () => {
   const lock = (ref: string, lease: bigint) => server.services.store.db.updateTable('payouts').set({ locked_until_ms: lease }).where('transaction_ref', '=', ref).execute();
 
-  it("gives back the submitting job's lease with the transition, and never a lease another worker took over", async () => {
+  const nowMs = 1_800_000_000_000;
+  // markProcessing reads only the store, the clock and the channel (whether it calls back) of its context.
+  const fixedCtx = () => ({ db: server.services.store.db, clock: { nowMs: () => nowMs }, channels: server.services.channels }) as unknown as PayoutContext;
+  /** The submitting job's lease, and one another worker took over. */
+  const ours = 1_900_000_000_000n;
+  const theirs = 1_900_000_000_001n;
+  /** Three new Initiated payouts of a new merchant, by these merchantRefs. */
+  const threePayouts = async (prefix: string): Promise<[string, string, string]> => {
     const shop = await fundedShop();
-    const nowMs = 1_800_000_000_000;
-    // markProcessing reads only the store, the clock and the channel (whether it calls back) of its context.
-    const ctx = { db: server.services.store.db, clock: { nowMs: () => nowMs }, channels: server.services.channels } as unknown as PayoutContext;
-    const ours = 1_900_000_000_000n;
-    const theirs = 1_900_000_000_001n;
     const refs: string[] = [];
-    for (const merchantRef of ['up-news-1', 'up-news-2', 'up-news-3']) refs.push((await shop.client.payoutInitiate(payoutBody('INR', 'BANK', { merchantRef }))).data.transactionRef);
-    const [mine, takenOver, byCallback] = refs as [string, string, string];
+    for (const n of [1, 2, 3]) refs.push((await shop.client.payoutInitiate(payoutBody('INR', 'BANK', { merchantRef: `${prefix}-${n}` }))).data.transactionRef);
+    return refs as [string, string, string];
+  };
+
+  it("gives back the submitting job's lease with the transition, and never a lease another worker took over", async () => {
+    const ctx = fixedCtx();
+    const [mine, takenOver, byCallback] = await threePayouts('up-news');
     await lock(mine, ours);
     await lock(takenOver, theirs);
     await lock(byCallback, theirs);
@@ -98,14 +105,9 @@ describe('Processing after the submission', () => {
   });
 
   it('moves the payouts of transitions started together as one at a time would (on PostgreSQL in one statement)', async () => {
-    const shop = await fundedShop();
-    const nowMs = 1_800_000_000_000;
-    const ctx = { db: server.services.store.db, clock: { nowMs: () => nowMs }, channels: server.services.channels } as unknown as PayoutContext;
-    const ours = 1_900_000_000_000n;
-    const theirs = 1_900_000_000_001n;
-    const refs: string[] = [];
-    for (const merchantRef of ['together-1', 'together-2', 'together-3']) refs.push((await shop.client.payoutInitiate(payoutBody('INR', 'BANK', { merchantRef }))).data.transactionRef);
-    const [mine, takenOver, already] = refs as [string, string, string];
+    const ctx = fixedCtx();
+    const refs = await threePayouts('together');
+    const [mine, takenOver, already] = refs;
     await lock(mine, ours);
     await lock(takenOver, theirs);
     expect(await markProcessing(ctx, await rowOf(already), { status: 'PROCESSING', upstreamRef: 'bank-early' })).toBe(true);

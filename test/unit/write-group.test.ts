@@ -159,40 +159,66 @@ describe('WriteGroup', () => {
       };
       return { kind, calls };
     };
-    /** A unit of `kind`: with the group's answer it writes nothing more; without one it inserts its row itself. */
+    /** A unit of `kind` on the key of its id: with the group's answer it writes nothing more; without one it inserts its row itself. */
     const unit = (group: WriteGroup, kind: BatchKind<string, string>, id: string) =>
-      group.runBatched(kind, id, async (trx, _scope, batched) => {
+      group.runBatched(kind, id, [id], async (trx, _scope, batched) => {
         if (batched !== null) return batched;
         await sql`INSERT INTO wg_items (id, n) VALUES (${id}, 1)`.execute(trx);
         return `alone ${id}`;
       });
+    /** A unit that is in no batch and touches only `key`: it writes the row `${key}-seen`, and what it found of the row `key`. */
+    const look = (group: WriteGroup, key: string) =>
+      group.run(
+        async (trx) => {
+          const found = (await sql<{ id: string }>`SELECT id FROM wg_items WHERE id = ${key}`.execute(trx)).rows.length;
+          await sql`INSERT INTO wg_items (id, n) VALUES (${`${key}-seen`}, ${found})`.execute(trx);
+          return found === 1 ? `${key} was there` : `${key} was not there`;
+        },
+        { optimistic: true, keys: [key] },
+      );
 
     it('writes the inputs of units started together in one call, in their order, and hands each unit its answer', async () => {
       const group = new WriteGroup(store.db);
       const { kind, calls } = insertsTogether();
-      const answers = await Promise.all([unit(group, kind, 'b1'), insertPair(group, 'other'), unit(group, kind, 'b2'), unit(group, kind, 'b3')]);
-      expect(answers).toEqual(['batched b1', 'other', 'batched b2', 'batched b3']);
+      const answers = await Promise.all([unit(group, kind, 'b1'), look(group, 'other'), unit(group, kind, 'b2'), unit(group, kind, 'b3')]);
+      expect(answers).toEqual(['batched b1', 'other was not there', 'batched b2', 'batched b3']);
       expect(calls).toEqual([['b1', 'b2', 'b3']]);
-      expect(await ids()).toEqual(['b1', 'b2', 'b3', 'other', 'other-b']);
+      expect(await ids()).toEqual(['b1', 'b2', 'b3', 'other-seen']);
+    });
+
+    it('keeps a unit out of the batch when a unit before it touches the same key, or does not say what it touches', async () => {
+      const group = new WriteGroup(store.db);
+      const { kind, calls } = insertsTogether();
+      const answers = await Promise.all([
+        unit(group, kind, 'k1'),
+        look(group, 'k2'), // before k2's unit, on its key: k2 must not be written before this looks
+        unit(group, kind, 'k2'),
+        unit(group, kind, 'k3'),
+        insertPair(group, 'any'), // says nothing of what it touches: no unit after it goes ahead of it
+        unit(group, kind, 'k4'),
+      ]);
+      expect(answers).toEqual(['batched k1', 'k2 was not there', 'alone k2', 'batched k3', 'any', 'alone k4']);
+      expect(calls).toEqual([['k1', 'k3']]);
+      expect(await ids()).toEqual(['any', 'any-b', 'k1', 'k2', 'k2-seen', 'k3', 'k4']);
     });
 
     it('leaves a unit that is the only one of its kind in its group to write its input itself', async () => {
       const group = new WriteGroup(store.db);
       const { kind, calls } = insertsTogether();
-      expect(await Promise.all([unit(group, kind, 'solo'), insertPair(group, 'other')])).toEqual(['alone solo', 'other']);
+      expect(await Promise.all([unit(group, kind, 'solo'), look(group, 'other')])).toEqual(['alone solo', 'other was not there']);
       expect(await unit(group, kind, 'later')).toBe('alone later');
       expect(calls).toEqual([]);
-      expect(await ids()).toEqual(['later', 'other', 'other-b', 'solo']);
+      expect(await ids()).toEqual(['later', 'other-seen', 'solo']);
     });
 
     it('rolls the whole group back when the call fails, and runs every unit again alone', async () => {
       const group = new WriteGroup(store.db);
       const { kind, calls } = insertsTogether(new Error('the batch cannot vouch for its answer'));
-      const answers = await Promise.all([unit(group, kind, 'c1'), insertPair(group, 'other'), unit(group, kind, 'c2')]);
+      const answers = await Promise.all([unit(group, kind, 'c1'), look(group, 'other'), unit(group, kind, 'c2')]);
       // The call wrote c1 and c2 before it threw; the rollback took them, and each unit wrote its own again.
-      expect(answers).toEqual(['alone c1', 'other', 'alone c2']);
+      expect(answers).toEqual(['alone c1', 'other was not there', 'alone c2']);
       expect(calls).toEqual([['c1', 'c2']]);
-      expect(await ids()).toEqual(['c1', 'c2', 'other', 'other-b']);
+      expect(await ids()).toEqual(['c1', 'c2', 'other-seen']);
     });
   });
 });

@@ -10,7 +10,7 @@ import { claimCollection, collectionsDue } from './repository.js';
 import type { PaymentsTable } from './payment-rows.js';
 import { markFailed } from './transitions.js';
 import { HotQuery } from '../../store/hot-query.js';
-import { ONE_STATEMENT, writeGroupOf } from '../../store/write-group.js';
+import { oneStatementOn, unitKeys, writeGroupOf } from '../../store/write-group.js';
 
 /**
  * Every payment's collection, written once the channel answered: compiled once (store/hot-query.ts),
@@ -72,7 +72,7 @@ export async function askForCollection(deps: PaymentContext, row: PaymentsTable)
     // Shares its commit with the other collections (and writes) finishing at the same time.
     await writeGroupOf(deps.db).run(
       (trx) => collectionReady.affected(trx, JSON.stringify(collection.instructions), collection.upstreamRef, BigInt(firstReconcileMs), row.transaction_ref),
-      ONE_STATEMENT,
+      oneStatementOn(unitKeys.payment(row.transaction_ref)),
     );
     return 'ready';
   } catch (error) {

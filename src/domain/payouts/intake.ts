@@ -7,7 +7,7 @@ import type { Currency, Minor } from '../../core/money.js';
 import type { ManyRecordReservation, Reservation } from '../../ledger/service.js';
 import type { PooledJob } from '../../core/pooled-job.js';
 import { isPostgres, type Database, type Executor } from '../../store/schema.js';
-import { refusedUnwritten, writeGroupOf, type BatchKind, type UnitScope } from '../../store/write-group.js';
+import { refusedUnwritten, unitKeys, writeGroupOf, type BatchKind, type UnitScope } from '../../store/write-group.js';
 import type { Merchant } from '../../merchants/merchant-service.js';
 import { computeFee } from '../fees.js';
 import type { AmountBounds } from '../methods.js';
@@ -70,7 +70,11 @@ export async function acceptPayout(
       }
     };
     const group = writeGroupOf(ctx.db);
-    accepted = isPostgres(ctx.db) ? await group.runBatched(PAYOUT_INTAKES, { ctx, row: fresh }, work) : await group.run((trx, scope) => work(trx, scope, null), { optimistic: true });
+    // What its place in the group's order decides: the funds it splits and the merchantRef it takes.
+    const keys = [unitKeys.funds(fresh.merchant_id, fresh.currency), unitKeys.merchantRef(fresh.merchant_id, fresh.merchant_ref), unitKeys.payout(fresh.transaction_ref)];
+    accepted = isPostgres(ctx.db)
+      ? await group.runBatched(PAYOUT_INTAKES, { ctx, row: fresh }, keys, work)
+      : await group.run((trx, scope) => work(trx, scope, null), { optimistic: true, keys });
   } catch (error) {
     slot?.release();
     throw error;

@@ -11,7 +11,7 @@ import { HotQuery, HotRowQuery } from '../../store/hot-query.js';
 import type { Currency } from '../../core/money.js';
 import { preparedOnPostgres } from '../../store/prepared.js';
 import { isPostgres, type Database } from '../../store/schema.js';
-import { ONE_STATEMENT, writeGroupOf, type BatchKind, type RunOptions } from '../../store/write-group.js';
+import { oneStatementOn, unitKeys, writeGroupOf, type BatchKind, type RunOptions } from '../../store/write-group.js';
 import { failureReasonOf } from '../failure-reasons.js';
 import { noteBatchItemFinal } from './batch-completion.js';
 import { assertReservationOf } from './intake.js';
@@ -76,9 +76,10 @@ export async function markProcessing(ctx: PayoutContext, row: PayoutsTable, stat
     toProcessing.affected(trx, change.upstreamRef, change.utr, change.nextActionAtMs, change.updatedAtMs, change.lease, change.transactionRef);
   // On PostgreSQL the Processing transitions of a group go in as one statement (one round trip of the chain for all).
   const group = writeGroupOf(ctx.db);
+  const keys = [unitKeys.payout(row.transaction_ref)];
   const updated = isPostgres(ctx.db)
-    ? await group.runBatched(TO_PROCESSING, change, async (trx, _scope, batched) => (batched === null ? alone(trx) : batched ? 1n : 0n))
-    : await group.run(alone, ONE_STATEMENT);
+    ? await group.runBatched(TO_PROCESSING, change, keys, async (trx, _scope, batched) => (batched === null ? alone(trx) : batched ? 1n : 0n))
+    : await group.run(alone, oneStatementOn(...keys));
   if (updated !== 1n) return false;
   assertTransition(row.status, 'Processing', row.transaction_ref);
   return true;
@@ -204,9 +205,11 @@ export function closePayout(
     await enqueuePayoutOutcome(trx, updated, nowMs);
     return countedInBatch(trx, updated, nowMs);
   };
+  // A success moves held to the platform; a failure gives the funds back, which later intakes split.
+  const keys = [unitKeys.payout(row.transaction_ref), ...(outcome === 'Failed' ? [unitKeys.funds(row.merchant_id, row.currency)] : [])];
   const plain = outcome === 'Success' && extra.approvalDecidedByKeyId === undefined && extra.approvalReason === undefined;
-  if (!plain || !isPostgres(ctx.db)) return group.run(work, FINAL_TRANSITION);
-  return group.runBatched(PAYOUT_SUCCESSES, { ctx, row, state, from }, (trx, _scope, batched) =>
+  if (!plain || !isPostgres(ctx.db)) return group.run(work, { ...FINAL_TRANSITION, keys });
+  return group.runBatched(PAYOUT_SUCCESSES, { ctx, row, state, from }, keys, (trx, _scope, batched) =>
     batched === null ? work(trx) : batched.row === null ? Promise.resolve(null) : countedInBatch(trx, batched.row, Number(batched.row.updated_at_ms)),
   );
 }

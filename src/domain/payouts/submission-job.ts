@@ -11,7 +11,7 @@ import { DEFAULT_FAILURE_REASON, failureReasonOf } from '../failure-reasons.js';
 import { claimDuePayouts, moveToNextChannel, recordSubmitAttempt, releaseLease, type ClaimedPayout } from './payout-repository.js';
 import { maskAccount } from './payout-request.js';
 import type { PayoutsTable } from './payout-rows.js';
-import { ONE_STATEMENT, writeGroupOf } from '../../store/write-group.js';
+import { oneStatementOn, unitKeys, writeGroupOf } from '../../store/write-group.js';
 
 /**
  * The payout job: claims due payouts only for free slots, so each claimed payout is with the
@@ -71,7 +71,7 @@ export function payoutSubmission(row: PayoutsTable): PayoutSubmission {
 /** A resubmission, after the upstream said it never received the payout: the attempt is counted first. */
 async function submit(ctx: PayoutContext, row: PayoutsTable, channel: Channel, lease: bigint): Promise<void> {
   // Committed before the request leaves: from here on, the upstream may have the payout.
-  if (!(await writeGroupOf(ctx.db).run((trx) => recordSubmitAttempt(trx, row, lease), ONE_STATEMENT))) return;
+  if (!(await writeGroupOf(ctx.db).run((trx) => recordSubmitAttempt(trx, row, lease), oneStatementOn(unitKeys.payout(row.transaction_ref))))) return;
   await send(ctx, { ...row, submit_attempts: row.submit_attempts + 1n }, channel, lease);
 }
 
@@ -118,14 +118,14 @@ async function applyAndReschedule(ctx: PayoutContext, row: PayoutsTable, state: 
     ctx.log?.warn({ transactionRef: row.transaction_ref, status: row.status }, 'upstream does not know a payout it accepted; keeps polling');
   }
   const queries = row.query_attempts + 1n;
-  await writeGroupOf(ctx.db).run((trx) => releaseLease(trx, row.transaction_ref, lease, ctx.clock.nowMs() + nextPollDelayMs(ctx, row, Number(queries)), queries), ONE_STATEMENT);
+  await writeGroupOf(ctx.db).run((trx) => releaseLease(trx, row.transaction_ref, lease, ctx.clock.nowMs() + nextPollDelayMs(ctx, row, Number(queries)), queries), oneStatementOn(unitKeys.payout(row.transaction_ref)));
 }
 
 /** The upstream did not answer: the outcome is unknown, so the next step is a query, after a backoff. */
 async function retryLater(ctx: PayoutContext, row: PayoutsTable, lease: bigint): Promise<void> {
   const queries = row.query_attempts + 1n;
   const delayMs = row.status === 'Processing' ? nextPollDelayMs(ctx, row, Number(queries)) : submitRetryDelayMs(Number(queries));
-  await writeGroupOf(ctx.db).run((trx) => releaseLease(trx, row.transaction_ref, lease, ctx.clock.nowMs() + delayMs, queries), ONE_STATEMENT);
+  await writeGroupOf(ctx.db).run((trx) => releaseLease(trx, row.transaction_ref, lease, ctx.clock.nowMs() + delayMs, queries), oneStatementOn(unitKeys.payout(row.transaction_ref)));
 }
 
 /**
