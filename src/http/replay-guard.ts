@@ -133,7 +133,7 @@ export class ReplayGuard {
       const nowMs = BigInt(this.clock.nowMs());
       let purged = 0;
       for (let chunk = 0; chunk < PURGE_MAX_CHUNKS; chunk++) {
-        const deleted = Number(await writeGroupOf(this.db).run((trx) => purgeChunk.affected(trx, nowMs, BigInt(PURGE_CHUNK_ROWS))));
+        const deleted = Number(await writeGroupOf(this.db).run((trx) => purgeChunk.affected(trx, nowMs, BigInt(PURGE_CHUNK_ROWS)), { keys: ['one-time signature records'] }));
         purged += deleted;
         if (deleted < PURGE_CHUNK_ROWS) break;
       }

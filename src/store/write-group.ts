@@ -54,14 +54,14 @@ export interface RunOptions {
    * of the units that arrived before it only when none of them shares a key with it (see runBatches).
    * Without keys a unit is taken to touch everything, so no batched unit after it moves past it.
    */
-  readonly keys?: readonly string[];
+  readonly keys?: readonly [string, ...string[]];
 }
 
 /** A unit that writes in one statement and never refuses: it needs no savepoint. */
 export const ONE_STATEMENT: RunOptions = { optimistic: true };
 
-/** ONE_STATEMENT, with the keys of what it touches (RunOptions.keys). */
-export const oneStatementOn = (...keys: string[]): RunOptions => ({ optimistic: true, keys });
+/** ONE_STATEMENT, with the keys of what it touches (RunOptions.keys; at least one). */
+export const oneStatementOn = (key: string, ...more: string[]): RunOptions => ({ optimistic: true, keys: [key, ...more] });
 
 /** The keys of what units touch (RunOptions.keys): a payout's row, a merchant's funds in a currency, a payment's row. */
 export const unitKeys = {
@@ -148,7 +148,7 @@ export class WriteGroup {
    * must neither open a savepoint (`scope.protect()`) nor refuse: what the batch wrote is outside any
    * savepoint of the unit's.
    */
-  async runBatched<I, R, T>(kind: BatchKind<I, R>, input: I, keys: readonly string[], work: BatchedWork<R, T>): Promise<T> {
+  async runBatched<I, R, T>(kind: BatchKind<I, R>, input: I, keys: readonly [string, ...string[]], work: BatchedWork<R, T>): Promise<T> {
     return this.enter({
       work: work as BatchedWork<unknown, unknown>,
       optimistic: true,
@@ -246,23 +246,21 @@ const touchSame = (a: Unit, b: Unit): boolean => a.keys === null || b.keys === n
 /**
  * The group's batches, kind by kind in the order their first units arrived, each in one call: each
  * batched unit's result, to hand to its work. A batch runs before the group's units, so a unit joins
- * it only when it may go ahead of every unit that arrived before it and is not in a batch already
- * taken (those run before it, in arrival order): none of them touches its keys. The others run in
+ * it only when no unit that arrived before it, other than the batch's own, touches its keys (a unit
+ * of an earlier batch may still have work to do in its turn, so it counts too). The others run in
  * their turn. A kind with fewer than two units joining leaves them to do their own.
  */
 async function runBatches(trx: Transaction<Database>, units: readonly Unit[]): Promise<Map<Unit, unknown>> {
   const results = new Map<Unit, unknown>();
-  const taken = new Set<Unit>();
   const kinds = [...new Set(units.flatMap((unit) => (unit.batch === null ? [] : [unit.batch.kind])))];
   for (const kind of kinds) {
     const members: Unit[] = [];
     for (const [index, unit] of units.entries()) {
       if (unit.batch?.kind !== kind) continue;
-      const blocked = units.slice(0, index).some((before) => !taken.has(before) && !members.includes(before) && touchSame(before, unit));
+      const blocked = units.slice(0, index).some((before) => !members.includes(before) && touchSame(before, unit));
       if (!blocked) members.push(unit);
     }
     if (members.length < 2) continue;
-    for (const unit of members) taken.add(unit);
     const answers = await kind.run(
       trx,
       members.map((unit) => unit.batch!.input),

@@ -20,7 +20,7 @@ beforeAll(async () => {
   // No worker: the payouts stay Initiated until the test ends them.
   server = await startTestServer({}, { worker: false });
   shop = await server.createMerchant();
-  await fund(server, shop.id, 'INR', 1_000_000n);
+  await fund(server, shop.id, 'INR', 100_000_000n); // INR 1,000,000: every payout of the file fits
 });
 afterAll(async () => {
   await server.close();
@@ -89,21 +89,23 @@ describe('final transitions committed together', () => {
   });
 
   it('news that arrives first wins within a group too: a failure before a success of the same payout', async () => {
-    const [failing, other] = await newPayouts(2);
-    const rows = await Promise.all([failing!, other!].map(rowOf));
+    const [failing, other, third] = await newPayouts(3);
+    const rows = await Promise.all([failing!, other!, third!].map(rowOf));
     const before = await server.services.ledger.balances(shop.id, 'INR');
-    // In one turn: the failure of the first payout, then its success, and another payout's success.
+    // In one turn: the failure of the first payout, then its success, and two other payouts' successes
+    // (on PostgreSQL those two go in one batch, the first payout's success kept out of it).
     const ends = await Promise.all([
       markFinal(payoutCtx(), rows[0]!, 'Failed', { failureReason: 'INVALID_ACCOUNT' }),
       markFinal(payoutCtx(), rows[0]!, 'Success', { upstreamRef: 'late-news' }),
       markFinal(payoutCtx(), rows[1]!, 'Success', { upstreamRef: 'up-other' }),
+      markFinal(payoutCtx(), rows[2]!, 'Success', { upstreamRef: 'up-third' }),
     ]);
-    expect(ends.map((end) => end?.status ?? null)).toEqual(['Failed', null, 'Success']);
+    expect(ends.map((end) => end?.status ?? null)).toEqual(['Failed', null, 'Success', 'Success']);
     expect((await rowOf(failing!)).status).toBe('Failed');
-    const reservations = await db().selectFrom('ledger_reservations').select(['ref', 'status']).where('ref', 'in', [failing!, other!]).execute();
-    expect(Object.fromEntries(reservations.map((r) => [r.ref, r.status]))).toEqual({ [failing!]: 'released', [other!]: 'completed' });
+    const reservations = await db().selectFrom('ledger_reservations').select(['ref', 'status']).where('ref', 'in', [failing!, other!, third!]).execute();
+    expect(Object.fromEntries(reservations.map((r) => [r.ref, r.status]))).toEqual({ [failing!]: 'released', [other!]: 'completed', [third!]: 'completed' });
     const each = rows[0]!.amount_minor + rows[0]!.fee_minor;
-    expect(await server.services.ledger.balances(shop.id, 'INR')).toMatchObject({ available: before.available + each, held: before.held - 2n * each });
+    expect(await server.services.ledger.balances(shop.id, 'INR')).toMatchObject({ available: before.available + each, held: before.held - 3n * each });
     expect(await server.services.ledger.verify()).toEqual([]);
   });
 

@@ -202,6 +202,36 @@ describe('WriteGroup', () => {
       expect(await ids()).toEqual(['any', 'any-b', 'k1', 'k2', 'k2-seen', 'k3', 'k4']);
     });
 
+    it('with two kinds in a group, keeps each unit behind any earlier unit on its key, batched or not', async () => {
+      const group = new WriteGroup(store.db);
+      const a = insertsTogether();
+      const b = insertsTogether();
+      /** A unit of `kind` writing the row `id`, on the key `key`. */
+      const on = (kind: BatchKind<string, string>, id: string, key: string) =>
+        group.runBatched(kind, id, [key], async (trx, _scope, batched) => {
+          if (batched !== null) return batched;
+          await sql`INSERT INTO wg_items (id, n) VALUES (${id}, 1)`.execute(trx);
+          return `alone ${id}`;
+        });
+      const answers = await Promise.all([
+        on(a.kind, 'a1', 'k1'),
+        on(a.kind, 'a2', 'k2'),
+        on(b.kind, 'b1', 'k3'),
+        on(b.kind, 'b2', 'k1'), // behind a1, though a1 is batched: a1's work in its turn comes first
+        on(a.kind, 'a3', 'k3'), // behind b1, which is not in a's batch
+        on(b.kind, 'b3', 'k4'),
+      ]);
+      expect(answers).toEqual(['batched a1', 'batched a2', 'batched b1', 'alone b2', 'alone a3', 'batched b3']);
+      expect({ a: a.calls, b: b.calls }).toEqual({ a: [['a1', 'a2']], b: [['b1', 'b3']] });
+
+      // A kind left with one unit runs it in its turn, and it still keeps the units on its key behind it.
+      const c = insertsTogether();
+      const again = await Promise.all([on(c.kind, 'c1', 'k5'), on(a.kind, 'a4', 'k6'), on(a.kind, 'a5', 'k5'), on(b.kind, 'b4', 'k7')]);
+      expect(again).toEqual(['alone c1', 'alone a4', 'alone a5', 'alone b4']);
+      expect({ a: a.calls, b: b.calls, c: c.calls }).toEqual({ a: [['a1', 'a2']], b: [['b1', 'b3']], c: [] });
+      expect(await ids()).toEqual(['a1', 'a2', 'a3', 'a4', 'a5', 'b1', 'b2', 'b3', 'b4', 'c1']);
+    });
+
     it('leaves a unit that is the only one of its kind in its group to write its input itself', async () => {
       const group = new WriteGroup(store.db);
       const { kind, calls } = insertsTogether();

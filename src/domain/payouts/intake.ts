@@ -71,7 +71,7 @@ export async function acceptPayout(
     };
     const group = writeGroupOf(ctx.db);
     // What its place in the group's order decides: the funds it splits and the merchantRef it takes.
-    const keys = [unitKeys.funds(fresh.merchant_id, fresh.currency), unitKeys.merchantRef(fresh.merchant_id, fresh.merchant_ref), unitKeys.payout(fresh.transaction_ref)];
+    const keys = [unitKeys.funds(fresh.merchant_id, fresh.currency), unitKeys.merchantRef(fresh.merchant_id, fresh.merchant_ref)] as const;
     accepted = isPostgres(ctx.db)
       ? await group.runBatched(PAYOUT_INTAKES, { ctx, row: fresh }, keys, work)
       : await group.run((trx, scope) => work(trx, scope, null), { optimistic: true, keys });

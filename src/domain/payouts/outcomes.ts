@@ -76,7 +76,8 @@ export async function markProcessing(ctx: PayoutContext, row: PayoutsTable, stat
     toProcessing.affected(trx, change.upstreamRef, change.utr, change.nextActionAtMs, change.updatedAtMs, change.lease, change.transactionRef);
   // On PostgreSQL the Processing transitions of a group go in as one statement (one round trip of the chain for all).
   const group = writeGroupOf(ctx.db);
-  const keys = [unitKeys.payout(row.transaction_ref)];
+  // The merchantRef too: a repeat's intake ahead of it in the group reads this row by it.
+  const keys = [unitKeys.payout(row.transaction_ref), unitKeys.merchantRef(row.merchant_id, row.merchant_ref)] as const;
   const updated = isPostgres(ctx.db)
     ? await group.runBatched(TO_PROCESSING, change, keys, async (trx, _scope, batched) => (batched === null ? alone(trx) : batched ? 1n : 0n))
     : await group.run(alone, oneStatementOn(...keys));
@@ -206,7 +207,11 @@ export function closePayout(
     return countedInBatch(trx, updated, nowMs);
   };
   // A success moves held to the platform; a failure gives the funds back, which later intakes split.
-  const keys = [unitKeys.payout(row.transaction_ref), ...(outcome === 'Failed' ? [unitKeys.funds(row.merchant_id, row.currency)] : [])];
+  const keys = [
+    unitKeys.payout(row.transaction_ref),
+    unitKeys.merchantRef(row.merchant_id, row.merchant_ref),
+    ...(outcome === 'Failed' ? [unitKeys.funds(row.merchant_id, row.currency)] : []),
+  ] as const;
   const plain = outcome === 'Success' && extra.approvalDecidedByKeyId === undefined && extra.approvalReason === undefined;
   if (!plain || !isPostgres(ctx.db)) return group.run(work, { ...FINAL_TRANSITION, keys });
   return group.runBatched(PAYOUT_SUCCESSES, { ctx, row, state, from }, keys, (trx, _scope, batched) =>
