@@ -57,6 +57,21 @@ describe('payout news once the payout is final', () => {
     expect((await eventsOf(server, ref)).length).toBe(events);
     expect((await shop.client.payoutStatus({ transactionRef: ref })).data.status).toBe('Success');
   });
+
+  it('news about several payouts arriving together is read in one statement', async () => {
+    const shop = await fundedShop();
+    const refs: string[] = [];
+    for (let i = 0; i < 5; i += 1) refs.push((await shop.client.payoutInitiate(payoutBody('INR', 'BANK'))).data.transactionRef);
+    expect(await server.services.payouts.processDue()).toBe(5);
+    const payouts = server.services.payouts;
+    for (const ref of refs) expect((await payouts.applyPayoutState(ref, { status: 'SUCCESS' }, 'simulator'))?.status).toBe('Success');
+
+    const before = server.services.store.statements();
+    const again = await Promise.all(refs.map((ref) => payouts.applyPayoutState(ref, { status: 'SUCCESS' }, 'simulator')));
+    // One read for the five (one each before); a timer of the server's own may add one inside the count.
+    expect(server.services.store.statements() - before).toBeLessThanOrEqual(2);
+    expect(again.map((row) => [row?.transaction_ref, row?.status])).toEqual(refs.map((ref) => [ref, 'Success']));
+  });
 });
 
 describe('Processing after the submission', () => {

@@ -18,7 +18,7 @@ import { assertReservationOf } from './intake.js';
 import type { PayoutContext } from './payout-context.js';
 import { enqueuePayoutOutcome, enqueuePayoutOutcomes } from './payout-events.js';
 import { pollDelayMs } from './payout-limits.js';
-import { findPayoutByRef } from './payout-repository.js';
+import { readPayoutByRef } from './payout-repository.js';
 import { assertTransition, upstreamStatusesBefore } from './payout-statuses.js';
 import { FINAL_PAYOUT_STATUSES, type PayoutStatus, type PayoutsTable } from './payout-rows.js';
 
@@ -320,7 +320,7 @@ export async function applyUpstreamState(ctx: PayoutContext, row: PayoutsTable, 
  * another upstream transfer than the payout's. Returns the payout afterwards, or null when unknown.
  */
 export async function applyChannelNews(ctx: PayoutContext, transactionRef: string, state: PayoutState, fromChannel?: string): Promise<PayoutsTable | null> {
-  const row = await findPayoutByRef(ctx.db, transactionRef);
+  const row = await readPayoutByRef(ctx.db, transactionRef);
   if (!row) {
     ctx.log?.warn({ transactionRef, status: state.status }, 'payout news for an unknown payout; ignored');
     return null;
@@ -336,7 +336,7 @@ export async function applyChannelNews(ctx: PayoutContext, transactionRef: strin
   // already known writes nothing); anything else is read again.
   const closed = await applyUpstreamState(ctx, row, state);
   if (closed !== null) return closed;
-  return FINAL_PAYOUT_STATUSES.includes(row.status) ? row : ((await findPayoutByRef(ctx.db, transactionRef)) ?? null);
+  return FINAL_PAYOUT_STATUSES.includes(row.status) ? row : ((await readPayoutByRef(ctx.db, transactionRef)) ?? null);
 }
 
 /**
