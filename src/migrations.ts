@@ -6,7 +6,7 @@ import { addCollectionLeases, addLateResolutions, createPaymentTables, indexPaym
 import { addPayoutApprovals } from './domain/payouts/approval-migrations.js';
 import { createPayoutBatches } from './domain/payouts/batch-migrations.js';
 import { addPayoutNameChecks } from './domain/payouts/name-check-migrations.js';
-import { addPayoutFallbacks, createPayoutsTable, dropPayoutsTable, indexPayoutsForStatements } from './domain/payouts/payout-migrations.js';
+import { addPayoutFallbacks, createPayoutsTable, dropPayoutsTable, indexLivePayoutsByDueTime, indexPayoutsForStatements } from './domain/payouts/payout-migrations.js';
 import { createUsdtRates } from './domain/rate-migrations.js';
 import { addSignaturePaths, createRateLimitWindows, createSignatureClaims, createUsedSignatures } from './http/request-guard-migrations.js';
 import { createLedgerTables } from './ledger/ledger-migrations.js';
@@ -40,4 +40,5 @@ export const MIGRATIONS: Migrations = {
   '0015_console': migrationOf(addAuditAddress, createPeopleTables),
   '0016_collection_leases': migrationOf(addCollectionLeases),
   '0017_signature_claims': migrationOf(createSignatureClaims),
+  '0018_payouts_live_due': migrationOf(indexLivePayoutsByDueTime),
 };

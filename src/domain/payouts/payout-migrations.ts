@@ -1,6 +1,6 @@
 // The payouts' schema history: one row per payout with its beneficiary, status, upstream reference
 // and the job's schedule and lease. A shipped step is never edited; a change is a new step in src/migrations.ts.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 
 /** Step of 0005_payouts (the whole of it); the ledger's reservation shares the payout's ref. */
 export async function createPayoutsTable(db: Kysely<any>): Promise<void> {
@@ -57,4 +57,22 @@ export async function addPayoutFallbacks(db: Kysely<any>): Promise<void> {
 export async function indexPayoutsForStatements(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('payouts_channel_created').on('payouts').columns(['channel', 'created_at_ms']).execute();
   await db.schema.createIndex('payouts_upstream_ref').on('payouts').columns(['upstream_ref']).where('upstream_ref', 'is not', null).execute();
+}
+
+/**
+ * Step of 0018_payouts_live_due: the submission job's claim reads the due payouts in time order from an
+ * index of the live ones alone. `payouts_due` led with the status, so a claim over two statuses read
+ * every due row of both and sorted them: with a backlog of thousands waiting to be sent, each claim of
+ * 16 walked the whole backlog. This index holds only payouts the job acts on (LIVE_PAYOUT_STATUSES,
+ * written out: a shipped step never changes), in due order, so a claim reads the rows in flight and
+ * the `limit` it takes. Final payouts leave it, so it stays as small as the live set.
+ */
+export async function indexLivePayoutsByDueTime(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createIndex('payouts_live_due')
+    .on('payouts')
+    .column('next_action_at_ms')
+    .where(sql.ref('status'), 'in', [sql.lit('Initiated'), sql.lit('Processing')])
+    .execute();
+  await db.schema.dropIndex('payouts_due').execute();
 }
