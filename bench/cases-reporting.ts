@@ -3,6 +3,7 @@
 import type { BenchCase } from './cases.js';
 import { FLOORS } from './floor-verdict.js';
 import { retireLeftoverPayments } from './leftovers.js';
+import { listFloorSecondPage } from './list-floor.js';
 import type { HttpResult } from './context.js';
 import type { BenchMerchant } from './signing.js';
 
@@ -23,7 +24,7 @@ const paymentList: BenchCase = {
     'first pages and second pages (with the first page\'s cursor) in turn, every merchant in turn.',
   target: { ratio: 0.4, p99Ms: 10 },
   server: 'service',
-  floor: FLOORS.signedRead,
+  floor: FLOORS.listPage,
   expectedRatio: 0.4,
   async prepare(ctx) {
     const merchants = ctx.merchants;
@@ -75,4 +76,28 @@ const paymentListLight: BenchCase = {
   floor: undefined,
 };
 
-export const REPORTING_CASES: readonly BenchCase[] = [paymentList, paymentListLight];
+/**
+ * The same calls to the bare list page of bench/list-floor.ts: the least a server does for a signed page
+ * of 50 records (signature, one-time record, one keyset read, the records written), over rows of the same
+ * sizes that the floor seeds itself, 100 per merchant. First and second pages in turn, as above.
+ */
+const listPageFloor: BenchCase = {
+  name: FLOORS.listPage,
+  description:
+    `The payment/list calls (limit ${PAGE_LIMIT}, first and second pages in turn, every merchant in turn) sent to a bare server that only verifies, ` +
+    'records the signature, reads the page by one keyset query over its own rows and writes the records.',
+  target: paymentList.target,
+  server: 'floor',
+  diagnostic: true,
+  expectedRatio: 0.4,
+  async prepare(ctx) {
+    const merchants = ctx.merchants;
+    return (i) => {
+      const merchant = merchants[Math.floor(i / 2) % merchants.length]!;
+      const cursor = i % 2 === 1 ? listFloorSecondPage(merchant.id, PAGE_LIMIT) : null;
+      return { merchant, path: 'payment/list', body: cursor === null ? { limit: PAGE_LIMIT } : { limit: PAGE_LIMIT, cursor } };
+    };
+  },
+};
+
+export const REPORTING_CASES: readonly BenchCase[] = [listPageFloor, paymentList, paymentListLight];

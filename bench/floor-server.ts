@@ -12,6 +12,7 @@
 //
 // Run as its own process by bench/run.ts. Environment: PORT; FLOOR_KEYS (a JSON file of the merchants'
 // ids and keys, written by the bench); FLOOR_SQLITE (a database file) or FLOOR_PG_URL with FLOOR_PG_SCHEMA.
+// The bare list page of bench/list-floor.ts is always mounted, on the same store.
 // FLOOR_SIM_URL, FLOOR_SIM_KEY and FLOOR_SIM_SECRET (a bank simulator of its own, calling back here) add
 // the bare payout of bench/payout-floor.ts and the bare payment of bench/payment-floor.ts, on the same store.
 import fs from 'node:fs';
@@ -22,6 +23,7 @@ import type { MerchantKey } from '../sdk/src/signing.js';
 import { GroupBatch } from '../src/core/group-batch.js';
 import { CURRENCIES } from '../src/core/money.js';
 import { signedJson, UNAUTHORIZED, verifierOf } from './floor-auth.js';
+import { LIST_FLOOR_PATH, listFloor } from './list-floor.js';
 
 /** As the service's ReplayGuard: one group's claims, one statement and one commit. */
 const MAX_CLAIMS_PER_GROUP = 512;
@@ -30,6 +32,7 @@ interface Claim {
   readonly hash: string;
   readonly merchantId: string;
   readonly expiresAtMs: number;
+  readonly path: string;
 }
 
 /** The store's one statement: a group's claims in one insert, answering the hashes it wrote. */
@@ -61,7 +64,7 @@ function sqliteStore(file: string): FloorStore {
         insert = db.prepare(`INSERT INTO used_signatures ${CLAIM_COLUMNS} VALUES ${rows} ON CONFLICT DO NOTHING RETURNING signature_hash`).pluck();
         inserts.set(claims.length, insert);
       }
-      return new Set(insert.all(claims.flatMap((c) => [c.hash, c.merchantId, c.expiresAtMs, PATH])) as string[]);
+      return new Set(insert.all(claims.flatMap((c) => [c.hash, c.merchantId, c.expiresAtMs, c.path])) as string[]);
     },
   };
 }
@@ -76,7 +79,7 @@ async function postgresStore(url: string, schema: string): Promise<FloorStore> {
       const result = await pool.query({
         name: `claims-${claims.length}`,
         text: `INSERT INTO used_signatures ${CLAIM_COLUMNS} VALUES ${rows} ON CONFLICT DO NOTHING RETURNING signature_hash`,
-        values: claims.flatMap((c) => [c.hash, c.merchantId, c.expiresAtMs, PATH]),
+        values: claims.flatMap((c) => [c.hash, c.merchantId, c.expiresAtMs, c.path]),
         rowMode: 'array',
       });
       return new Set(result.rows.map((row: string[]) => row[0]!));
@@ -118,18 +121,23 @@ app.post(PATH, async (request, reply) => {
   const signed = signedJson(request, verifiers);
   if (signed === null) return reply.code(401).send(UNAUTHORIZED);
   const { signer, json } = signed;
-  if (!(await claims.add({ hash: signer.hash, merchantId: signer.merchantId, expiresAtMs: signer.expiresAtMs }))) {
+  if (!(await claims.add({ hash: signer.hash, merchantId: signer.merchantId, expiresAtMs: signer.expiresAtMs, path: PATH }))) {
     return reply.code(401).send(refuse('SIGNATURE_REUSED'));
   }
   const balance = balances.get(`${signer.merchantId}/${String(json.currency)}`);
   return balance ? { code: '200', message: 'SUCCESS', data: balance } : reply.code(400).send({ code: '400', message: 'VALIDATION_ERROR', data: null });
 });
 app.get('/healthz', async () => ({ status: 'ok' }));
+const floorStore = process.env.FLOOR_PG_URL
+  ? ({ kind: 'postgres', url: process.env.FLOOR_PG_URL, schema: process.env.FLOOR_PG_SCHEMA! } as const)
+  : ({ kind: 'sqlite', file: process.env.FLOOR_SQLITE! } as const);
+await listFloor(app, {
+  store: floorStore,
+  verifiers,
+  claim: ({ hash, merchantId, expiresAtMs }) => claims.add({ hash, merchantId, expiresAtMs, path: LIST_FLOOR_PATH }),
+});
 if (process.env.FLOOR_SIM_URL) {
   const [{ payoutFloor }, { paymentFloor }] = await Promise.all([import('./payout-floor.js'), import('./payment-floor.js')]);
-  const floorStore = process.env.FLOOR_PG_URL
-    ? ({ kind: 'postgres', url: process.env.FLOOR_PG_URL, schema: process.env.FLOOR_PG_SCHEMA! } as const)
-    : ({ kind: 'sqlite', file: process.env.FLOOR_SQLITE! } as const);
   const bank = { url: process.env.FLOOR_SIM_URL, key: process.env.FLOOR_SIM_KEY!, callbackSecret: process.env.FLOOR_SIM_SECRET! };
   await payoutFloor(app, { store: floorStore, verifiers, simulator: bank });
   await paymentFloor(app, { store: floorStore, verifiers, simulator: bank, publicUrl: `http://127.0.0.1:${process.env.PORT}` });

@@ -10,8 +10,10 @@ export const OUT_OF_REACH = 'OUT OF REACH';
 
 /** The floor cases' names; each does no more than the service cases that name it as their floor. */
 export const FLOORS = {
-  /** Signature, one-time record, a balance from memory: less than any signed read (balance, bank codes, status, a list page). */
+  /** Signature, one-time record, a balance from memory: less than any signed read (balance, bank codes, status). */
   signedRead: 'signed read floor (bare)',
+  /** A signed read that also reads a keyset page of 50 rows from the store and writes their records (bench/list-floor.ts). */
+  listPage: 'list page floor (bare)',
   payment: 'payment floor (bare)',
   payoutHot: 'payout floor, hot merchant (bare)',
   /** The same bare payout over every merchant of the run in turn (both key types), for the spread payout line. */

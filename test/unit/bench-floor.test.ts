@@ -8,6 +8,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signRequest, type MerchantKey } from '../../sdk/src/signing.js';
+import { listFloorRef, listFloorSecondPage } from '../../bench/list-floor.js';
 import { startFloorServer } from '../../bench/service.js';
 import { TEST_PG_URL, usingPostgres } from '../helpers/store.js';
 
@@ -214,5 +215,42 @@ describe('the bare payment of the bench', () => {
     expect(await post(payment(merchants[1]!, 'pf-2', { amount: 70_000 }))).toMatchObject({ status: 409, json: { message: 'DUPLICATE_MERCHANT_REF' } });
     expect((await post(payment(merchants[1]!, 'pf-3', { method: 'NATIVE' }))).status).toBe(400);
     expect(await query("SELECT merchant_ref FROM floor_payments WHERE merchant_id = ? AND merchant_ref LIKE 'pf-%'", merchants[1]!.id)).toEqual([{ merchant_ref: 'pf-2' }]);
+  });
+});
+
+// The bare list page (bench/list-floor.ts) is the floor `payment/list` is measured against: it must page
+// through the merchant's own rows newest first, with a cursor that leads to the rest, record each call's
+// signature once, and refuse what the service refuses of a list call.
+describe('the bare list page of the bench', () => {
+  const list = async (request: Signed): Promise<{ status: number; json: any }> => {
+    const response = await fetch(`${floor.baseUrl}/v1/api/payment/list`, { method: 'POST', headers: request.headers, body: request.body });
+    return { status: response.status, json: await response.json() };
+  };
+
+  it("pages through a merchant's own rows, newest first, with the cursor the case computes", async () => {
+    const merchant = merchants[1]!;
+    const first = await list(signed(merchant, JSON.stringify({ limit: 50 })));
+    expect(first).toMatchObject({ status: 200, json: { code: '200', message: 'SUCCESS' } });
+    expect(first.json.data.items).toHaveLength(50);
+    expect(first.json.data.items[0]).toMatchObject({ transactionRef: listFloorRef(merchant.id, 99), merchantRef: 'bl-99', currency: 'INR', amount: 500, status: 'Pending' });
+    expect(first.json.data.nextCursor).toBe(listFloorSecondPage(merchant.id, 50));
+    const second = await list(signed(merchant, JSON.stringify({ limit: 50, cursor: first.json.data.nextCursor })));
+    expect(second.status).toBe(200);
+    expect(second.json.data.nextCursor).toBeNull();
+    const refs = [...first.json.data.items, ...second.json.data.items].map((item: { merchantRef: string }) => item.merchantRef);
+    expect(refs).toEqual(Array.from({ length: 100 }, (_, i) => `bl-${99 - i}`));
+    // Another merchant's page holds its own rows only.
+    const other = await list(signed(merchants[0]!, JSON.stringify({ limit: 1 })));
+    expect(other.json.data.items.map((item: { transactionRef: string }) => item.transactionRef)).toEqual([listFloorRef(merchants[0]!.id, 99)]);
+  });
+
+  it('refuses a repeated signature, a bad limit or cursor and a changed body', async () => {
+    const request = signed(merchants[0]!, JSON.stringify({ limit: 5 }));
+    expect((await list(request)).status).toBe(200);
+    expect(await list(request)).toMatchObject({ status: 401, json: { message: 'SIGNATURE_REUSED' } });
+    expect((await list(signed(merchants[0]!, JSON.stringify({ limit: 0 })))).status).toBe(400);
+    expect((await list(signed(merchants[0]!, JSON.stringify({ limit: 5, cursor: 'not-a-cursor' })))).status).toBe(400);
+    const changed = signed(merchants[0]!, JSON.stringify({ limit: 6 }));
+    expect((await list({ ...changed, body: JSON.stringify({ limit: 7 }) })).status).toBe(401);
   });
 });
