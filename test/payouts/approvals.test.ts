@@ -6,8 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PaymentClient } from '../../sdk/src/index.js';
 import { startTestServer, type TestMerchant, type TestServer } from '../helpers/server.js';
+import { usingPostgres } from '../helpers/store.js';
 import { eventsOf, newMerchantRef, pause } from '../payments/api-helpers.js';
 import { Receiver } from '../webhooks/helpers.js';
+import { approvalSettingOf, readApprovalSetting } from '../../src/domain/payouts/approvals.js';
 import { fund, payoutBody, payoutRow, stats, until } from './helpers.js';
 
 let server: TestServer;
@@ -85,6 +87,32 @@ describe('the approval setting (operator)', () => {
     expect((await server.admin('GET', path)).body.data.thresholdAmount).toBeNull();
     const unknown = await server.admin('PUT', '/merchants/mch_nosuchmerchant/payout-approval', { thresholdAmount: { INR: 1 } });
     expect({ status: unknown.status, message: unknown.body.message }).toEqual({ status: 404, message: 'NOT_FOUND' });
+  });
+});
+
+describe('the setting as payout intake reads it', () => {
+  it("answers each merchant's own setting when the reads of several merchants arrive together, on PostgreSQL in one statement", async () => {
+    const withSetting = await makerChecker();
+    const without = await server.createMerchant();
+    const other = await server.createMerchant();
+    await server.admin('PUT', `/merchants/${other.id}/payout-approval`, { thresholdAmount: { NGN: 250 }, timeoutSeconds: 600 });
+    const db = server.services.store.db;
+    const ids = [withSetting.id, without.id, other.id, withSetting.id];
+    const before = server.services.store.statements();
+    const read = await Promise.all(ids.map((id) => readApprovalSetting(db, id)));
+    // PostgreSQL: one read for the four (one each through approvalSettingOf); a timer of the server's
+    // own (the shared rate limit's lease) may add one statement inside the count. SQLite: each at once.
+    const statements = server.services.store.statements() - before;
+    if (usingPostgres()) expect(statements).toBeLessThanOrEqual(2);
+    else expect(statements).toBe(ids.length);
+    const shown = read.map((setting) => setting && { thresholds: Object.fromEntries(setting.thresholds), timeoutSeconds: setting.timeoutSeconds });
+    expect(shown).toEqual([
+      { thresholds: { INR: 5000_00n }, timeoutSeconds: 86400 },
+      null,
+      { thresholds: { NGN: 250_00n }, timeoutSeconds: 600 },
+      { thresholds: { INR: 5000_00n }, timeoutSeconds: 86400 },
+    ]);
+    for (const id of ids) expect(await approvalSettingOf(db, id)).toEqual(read[ids.indexOf(id)]);
   });
 });
 

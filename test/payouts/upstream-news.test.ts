@@ -10,6 +10,7 @@ import { markProcessing } from '../../src/domain/payouts/outcomes.js';
 import type { PayoutContext } from '../../src/domain/payouts/payout-context.js';
 import { pollDelayMs } from '../../src/domain/payouts/payout-limits.js';
 import { startTestServer, type TestMerchant, type TestServer } from '../helpers/server.js';
+import { usingPostgres } from '../helpers/store.js';
 import { entriesOf, eventsOf } from '../payments/api-helpers.js';
 import { fund, payoutBody, payoutRow } from './helpers.js';
 
@@ -58,7 +59,7 @@ describe('payout news once the payout is final', () => {
     expect((await shop.client.payoutStatus({ transactionRef: ref })).data.status).toBe('Success');
   });
 
-  it('news about several payouts arriving together is read in one statement', async () => {
+  it('news about several payouts arriving together is read in one statement on PostgreSQL', async () => {
     const shop = await fundedShop();
     const refs: string[] = [];
     for (let i = 0; i < 5; i += 1) refs.push((await shop.client.payoutInitiate(payoutBody('INR', 'BANK'))).data.transactionRef);
@@ -68,8 +69,11 @@ describe('payout news once the payout is final', () => {
 
     const before = server.services.store.statements();
     const again = await Promise.all(refs.map((ref) => payouts.applyPayoutState(ref, { status: 'SUCCESS' }, 'simulator')));
-    // One read for the five (one each before); a timer of the server's own may add one inside the count.
-    expect(server.services.store.statements() - before).toBeLessThanOrEqual(2);
+    // PostgreSQL: one read for the five (one each before); a timer of the server's own may add one
+    // inside the count. SQLite: each read at once, by itself (store/hot-query.ts BatchedLookup).
+    const statements = server.services.store.statements() - before;
+    if (usingPostgres()) expect(statements).toBeLessThanOrEqual(2);
+    else expect(statements).toBe(refs.length);
     expect(again.map((row) => [row?.transaction_ref, row?.status])).toEqual(refs.map((ref) => [ref, 'Success']));
   });
 });

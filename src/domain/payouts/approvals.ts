@@ -9,7 +9,7 @@ import { CURRENCIES, isCurrency, toMajor, toMinor, type Currency, type Minor } f
 import { recordAudit } from '../../audit/audit-log.js';
 import type { Merchant } from '../../merchants/merchant-service.js';
 import type { StoreKind } from '../../store/db.js';
-import { HotQuery } from '../../store/hot-query.js';
+import { BatchedLookup, HotBatchQuery, HotQuery } from '../../store/hot-query.js';
 import type { Db, Executor } from '../../store/schema.js';
 import { withTransaction } from '../../store/transactions.js';
 import { closePayout } from './outcomes.js';
@@ -17,7 +17,7 @@ import type { PayoutContext } from './payout-context.js';
 import { PAYOUT_JOB_MAX_IDLE_MS, payoutLeaseMs } from './payout-limits.js';
 import { claimWithLease, findPayoutByRef, findPayoutForMerchant } from './payout-repository.js';
 import { assertTransition } from './payout-statuses.js';
-import type { PayoutsTable } from './payout-rows.js';
+import type { PayoutApprovalSettingsTable, PayoutsTable } from './payout-rows.js';
 
 export const REJECTED_BY_MERCHANT = 'REJECTED_BY_MERCHANT';
 export const APPROVAL_EXPIRED = 'APPROVAL_EXPIRED';
@@ -38,12 +38,29 @@ export interface PayoutApprovalSetting {
   readonly timeoutSeconds: number;
 }
 
-/** Read on every payout/initiate: compiled once (store/hot-query.ts). */
 const approvalSettingRow = new HotQuery(1, (db, merchantId: string) => db.selectFrom('payout_approval_settings').selectAll().where('merchant_id', '=', merchantId));
+
+/** Read for every payout/initiate: on PostgreSQL the reads of a moment in one statement (store/hot-query.ts). */
+const approvalSettingRows = new BatchedLookup(
+  approvalSettingRow,
+  new HotBatchQuery(1, (db, _count, ids) => db.selectFrom('payout_approval_settings').selectAll().where('merchant_id', 'in', ids as string[])),
+  (row: PayoutApprovalSettingsTable) => row.merchant_id,
+);
 
 /** The merchant's setting, or null when none of its payouts need approval. */
 export async function approvalSettingOf(db: Executor, merchantId: string): Promise<PayoutApprovalSetting | null> {
-  const row = await approvalSettingRow.executeTakeFirst(db, merchantId);
+  return settingOf(await approvalSettingRow.executeTakeFirst(db, merchantId));
+}
+
+/**
+ * approvalSettingOf outside any transaction, as payout intake reads it before its own: the same
+ * answer, on PostgreSQL read together with the other payouts' arriving at the same moment.
+ */
+export async function readApprovalSetting(db: Db, merchantId: string): Promise<PayoutApprovalSetting | null> {
+  return settingOf(await approvalSettingRows.read(db, merchantId));
+}
+
+function settingOf(row: PayoutApprovalSettingsTable | undefined): PayoutApprovalSetting | null {
   if (!row) return null;
   const parsed = JSON.parse(row.thresholds_json) as Record<string, string>;
   const thresholds = new Map<Currency, Minor>();

@@ -12,7 +12,7 @@ import type { Merchant } from '../../merchants/merchant-service.js';
 import { computeFee } from '../fees.js';
 import type { AmountBounds } from '../methods.js';
 import { requireCurrency } from '../request-rules.js';
-import { approvalDeadline, approvalSettingOf, type PayoutApprovalSetting } from './approvals.js';
+import { approvalDeadline, readApprovalSetting, type PayoutApprovalSetting } from './approvals.js';
 import { checkBeneficiaryName, type NameCheckOutcome } from './name-check.js';
 import type { NameEnquiry } from './name-enquiry.js';
 import type { PayoutContext } from './payout-context.js';
@@ -153,7 +153,7 @@ export function payoutTerms(ctx: PayoutContext, merchant: Merchant): PayoutTerms
     fee: async (currency, method, amountMinor) =>
       computeFee(await once(`fee ${currency} ${method}`, () => ctx.fees.ruleFor(merchant.id, currency, method, 'payout')), 'payout', amountMinor),
     upstreamCodes: (currency) => once(`banks ${currency}`, async () => (await ctx.banks?.upstreamCodes(merchant, currency)) ?? null),
-    approval: () => once('approval', () => approvalSettingOf(ctx.db, merchant.id)),
+    approval: () => once('approval', () => readApprovalSetting(ctx.db, merchant.id)),
   };
 }
 

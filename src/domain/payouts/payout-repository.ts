@@ -4,8 +4,7 @@
 import { CompiledQuery, sql, type SelectQueryBuilder } from 'kysely';
 import type { PgReservedRecord } from '../../ledger/pg-posting.js';
 import type { StoreKind } from '../../store/db.js';
-import { GroupBatch } from '../../core/group-batch.js';
-import { HotBatchQuery, HotQuery, HotRowInsert } from '../../store/hot-query.js';
+import { BatchedLookup, HotBatchQuery, HotQuery, HotRowInsert } from '../../store/hot-query.js';
 import type { Database, Db, Executor } from '../../store/schema.js';
 import { withTransaction } from '../../store/transactions.js';
 import { LIVE_PAYOUT_STATUSES } from './payout-statuses.js';
@@ -21,27 +20,18 @@ export async function findPayoutByRef(db: Executor, transactionRef: string): Pro
 }
 
 /** Payouts by transactionRef, compiled once per number of refs. */
-const payoutsByRefs = new HotBatchQuery(1, (db, _count, refs) => db.selectFrom('payouts').selectAll().where('transaction_ref', 'in', refs as string[]));
-
-/** Bounded so one read stays a small statement. */
-const MAX_READS_PER_BATCH = 100;
-const readBatches = new WeakMap<Executor, GroupBatch<string, PayoutsTable | undefined>>();
+const payoutsByRefs = new BatchedLookup(
+  payoutByRef,
+  new HotBatchQuery(1, (db, _count, refs) => db.selectFrom('payouts').selectAll().where('transaction_ref', 'in', refs as string[])),
+  (row: PayoutsTable) => row.transaction_ref,
+);
 
 /**
- * findPayoutByRef outside any transaction (a channel's news about a payout): the lookups that arrive
- * together share one statement, on PostgreSQL one round trip instead of one each.
+ * findPayoutByRef outside any transaction (a channel's news about a payout): on PostgreSQL the lookups
+ * that arrive together share one statement, one round trip instead of one each.
  */
 export function readPayoutByRef(db: Db, transactionRef: string): Promise<PayoutsTable | undefined> {
-  let batch = readBatches.get(db);
-  if (batch === undefined) {
-    batch = new GroupBatch<string, PayoutsTable | undefined>(MAX_READS_PER_BATCH, async (refs) => {
-      const rows = await payoutsByRefs.execute(db, [...new Set(refs)]);
-      const byRef = new Map(rows.map((row) => [row.transaction_ref, row]));
-      return refs.map((ref) => byRef.get(ref));
-    });
-    readBatches.set(db, batch);
-  }
-  return batch.add(transactionRef);
+  return payoutsByRefs.read(db, transactionRef);
 }
 
 /** A merchant's payout by either reference; another merchant's payout reads as missing. */
