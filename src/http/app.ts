@@ -123,17 +123,23 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   registerJsonParser(app, options.bodyLimitBytes);
 
   const metrics = createMetrics();
-  app.addHook('onRequest', async (request, reply) => {
+  // These three hooks take Fastify's callback, not a promise: they run on every request and never wait.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('request-id', request.id);
     // The probes answer for themselves while draining: /readyz says 503 unavailable in its own shape,
     // /healthz stays ok (the process is alive), so an orchestrator sees why traffic stops.
-    if (closing && !PROBE_PATHS.has(request.url)) throw new AppError('UNAVAILABLE', 'The service is shutting down; retry shortly.');
+    if (closing && !PROBE_PATHS.has(request.url)) done(new AppError('UNAVAILABLE', 'The service is shutting down; retry shortly.'));
+    else done();
   });
   // While closing, every answer ends its connection: a kept-alive socket would hold shutdown open.
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
-  app.addHook('onResponse', async (request, reply) => metrics.observe(request, reply));
+  app.addHook('onResponse', (request, reply, done) => {
+    metrics.observe(request, reply);
+    done();
+  });
 
   app.setErrorHandler((error, request, reply) => {
     void reply.send(refusal(error, request, reply));

@@ -113,9 +113,10 @@ export class HotBatchQuery<Row> {
 /**
  * Rows by one key, read outside any transaction. On PostgreSQL the lookups that arrive together share
  * one IN-list statement (`many`, over the distinct keys): one round trip instead of one each. On
- * SQLite a read is a call into the same process, so each runs at once by itself (`one`): gathering them
- * only added the wait for the batch (1.5 - 10 % more CPU a payout, docs/benchmarks.md, session 32).
- * Either way each caller gets the row of its key as a lone read would have found it then, or undefined.
+ * SQLite, a call into the same process, each runs at once by itself (`one`): for the payout lookups
+ * that use this (a merchant's approval setting, mostly the same key, and the payout behind a channel's
+ * news) gathering cost 1.5 - 10 % more CPU a payout (docs/benchmarks.md, session 32). Either way each
+ * caller gets the row of its key as a lone read would have found it then, or undefined.
  */
 export class BatchedLookup<Key, Row> {
   private readonly batches = new WeakMap<Db, GroupBatch<Key, Row | undefined>>();
