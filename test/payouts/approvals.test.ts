@@ -97,22 +97,21 @@ describe('the setting as payout intake reads it', () => {
     const other = await server.createMerchant();
     await server.admin('PUT', `/merchants/${other.id}/payout-approval`, { thresholdAmount: { NGN: 250 }, timeoutSeconds: 600 });
     const db = server.services.store.db;
-    const ids = [withSetting.id, without.id, other.id, withSetting.id];
+    // Seven rounds of the three (and a repeat of the first): 22 reads arriving together.
+    const ids = [...Array.from({ length: 7 }, () => [withSetting.id, without.id, other.id]).flat(), withSetting.id];
     const before = server.services.store.statements();
     const read = await Promise.all(ids.map((id) => readApprovalSetting(db, id)));
-    // PostgreSQL: one read for the four (one each through approvalSettingOf); a timer of the server's
-    // own (the shared rate limit's lease) may add one statement inside the count. SQLite: each at once.
+    // PostgreSQL: one statement for the 22 (one each through approvalSettingOf). The server's own jobs
+    // and timers run statements too and the count is the store's, so a few more may fall inside it;
+    // far fewer than one a read. SQLite: each read at once, by itself.
     const statements = server.services.store.statements() - before;
-    if (usingPostgres()) expect(statements).toBeLessThanOrEqual(2);
-    else expect(statements).toBe(ids.length);
+    if (usingPostgres()) expect(statements).toBeLessThanOrEqual(6);
+    else expect(statements).toBeGreaterThanOrEqual(ids.length);
     const shown = read.map((setting) => setting && { thresholds: Object.fromEntries(setting.thresholds), timeoutSeconds: setting.timeoutSeconds });
-    expect(shown).toEqual([
-      { thresholds: { INR: 5000_00n }, timeoutSeconds: 86400 },
-      null,
-      { thresholds: { NGN: 250_00n }, timeoutSeconds: 600 },
-      { thresholds: { INR: 5000_00n }, timeoutSeconds: 86400 },
-    ]);
-    for (const id of ids) expect(await approvalSettingOf(db, id)).toEqual(read[ids.indexOf(id)]);
+    const mine = { thresholds: { INR: 5000_00n }, timeoutSeconds: 86400 };
+    const others = { thresholds: { NGN: 250_00n }, timeoutSeconds: 600 };
+    expect(shown).toEqual([...Array.from({ length: 7 }, () => [mine, null, others]).flat(), mine]);
+    for (const [i, id] of ids.slice(0, 3).entries()) expect(await approvalSettingOf(db, id)).toEqual(read[i]);
   });
 });
 
