@@ -53,6 +53,9 @@ export function signedBy(headers: IncomingHttpHeaders, raw: string, verifiers: R
 /** The refusal of a request that is not signed as section 6 asks, in the contract's envelope. */
 export const UNAUTHORIZED = { code: '401', message: 'UNAUTHORIZED', data: null } as const;
 
+/** The refusal of a signed read whose signature was used before (contract section 12). */
+export const SIGNATURE_REUSED = { code: '401', message: 'SIGNATURE_REUSED', data: null } as const;
+
 /**
  * A bare JSON route's request (its body parsed by the floor server as `{ raw, json }`) with its signer,
  * or null when it is not signed as section 6 asks (answer UNAUTHORIZED).

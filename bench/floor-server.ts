@@ -22,7 +22,7 @@ import pg from 'pg';
 import type { MerchantKey } from '../sdk/src/signing.js';
 import { GroupBatch } from '../src/core/group-batch.js';
 import { CURRENCIES } from '../src/core/money.js';
-import { signedJson, UNAUTHORIZED, verifierOf } from './floor-auth.js';
+import { SIGNATURE_REUSED, signedJson, UNAUTHORIZED, verifierOf } from './floor-auth.js';
 import { LIST_FLOOR_PATH, listFloor } from './list-floor.js';
 
 /** As the service's ReplayGuard: one group's claims, one statement and one commit. */
@@ -115,14 +115,12 @@ app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, b
   }
 });
 
-const refuse = (message: string) => ({ code: '401', message, data: null });
-
 app.post(PATH, async (request, reply) => {
   const signed = signedJson(request, verifiers);
   if (signed === null) return reply.code(401).send(UNAUTHORIZED);
   const { signer, json } = signed;
   if (!(await claims.add({ hash: signer.hash, merchantId: signer.merchantId, expiresAtMs: signer.expiresAtMs, path: PATH }))) {
-    return reply.code(401).send(refuse('SIGNATURE_REUSED'));
+    return reply.code(401).send(SIGNATURE_REUSED);
   }
   const balance = balances.get(`${signer.merchantId}/${String(json.currency)}`);
   return balance ? { code: '200', message: 'SUCCESS', data: balance } : reply.code(400).send({ code: '400', message: 'VALIDATION_ERROR', data: null });

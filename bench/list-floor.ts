@@ -20,7 +20,7 @@ import type { FastifyInstance } from 'fastify';
 import type SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { toMajor } from '../src/core/money.js';
-import { signedJson, UNAUTHORIZED, type Verifier } from './floor-auth.js';
+import { SIGNATURE_REUSED, signedJson, UNAUTHORIZED, type Verifier } from './floor-auth.js';
 import { openFloorSqlite, type FloorStoreOptions } from './floor-store.js';
 
 export const LIST_FLOOR_PATH = '/v1/api/payment/list';
@@ -28,8 +28,8 @@ export const LIST_FLOOR_PATH = '/v1/api/payment/list';
 export const LIST_FLOOR_ROWS_PER_MERCHANT = 100;
 const MAX_LIMIT = 100;
 const DEFAULT_LIMIT = 20;
-/** The seeded rows' first creation time; row i of a merchant is i seconds later. */
-const SEED_START_MS = Date.UTC(2026, 0, 5, 9);
+/** When a merchant's seeded row i was created: the first at 2026-01-05 09:00 UTC, one a second after. */
+const seededAtMs = (i: number): number => Date.UTC(2026, 0, 5, 9) + i * 1000;
 const PAGE_START = '{"code":"200","message":"SUCCESS","data":{"items":';
 
 /** A seeded row's transactionRef: uuid-shaped and fixed by the merchant and the row's number, so the case can name positions. */
@@ -46,7 +46,7 @@ export function listFloorCursor(createdAtMs: number, ref: string): string {
 /** The cursor after a first page of `limit` over a merchant's seeded rows (newest first), or null when no row follows. */
 export function listFloorSecondPage(merchantId: string, limit: number): string | null {
   const i = LIST_FLOOR_ROWS_PER_MERCHANT - limit;
-  return i > 0 ? listFloorCursor(SEED_START_MS + i * 1000, listFloorRef(merchantId, i)) : null;
+  return i > 0 ? listFloorCursor(seededAtMs(i), listFloorRef(merchantId, i)) : null;
 }
 
 const schema = (integer: string): string[] => [
@@ -68,7 +68,7 @@ type Row = readonly [string, number | string, string];
 function seedRows(merchantIds: readonly string[]): unknown[][] {
   return merchantIds.flatMap((merchantId) =>
     Array.from({ length: LIST_FLOOR_ROWS_PER_MERCHANT }, (_, i) => {
-      const createdAtMs = SEED_START_MS + i * 1000;
+      const createdAtMs = seededAtMs(i);
       const ref = listFloorRef(merchantId, i);
       const created = new Date(createdAtMs).toISOString();
       const record = {
@@ -162,7 +162,7 @@ export async function listFloor(app: FastifyInstance, { store, verifiers, claim 
     if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) return reply.code(400).send(invalid('limit'));
     const after = json.cursor === undefined ? null : positionOf(json.cursor);
     if (json.cursor !== undefined && after === null) return reply.code(400).send(invalid('cursor'));
-    if (!(await claim(signer))) return reply.code(401).send({ code: '401', message: 'SIGNATURE_REUSED', data: null });
+    if (!(await claim(signer))) return reply.code(401).send(SIGNATURE_REUSED);
     const rows = await read(signer.merchantId, after, limit + 1);
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
