@@ -459,13 +459,10 @@ export async function completeReservations(db: Executor, ctx: LedgerContext, com
   const nowMs = ctx.clock.nowMs();
   const result = await completeManyPg(
     db,
-    completions.map((c) => {
-      const entry = { kind: 'payout_complete', ref: c.ref, merchantId: c.merchantId, currency: c.currency, nowMs, postings: completionPostings(c) };
-      return {
-        entry: { id: newId(), kind: entry.kind, ref: c.ref, merchantId: c.merchantId, currency: c.currency, reason: null, actor: null, nowMs },
-        deltas: pgDeltasOf(normalizePostings(entry)),
-      };
-    }),
+    completions.map((c) => ({
+      entry: { id: newId(), kind: 'payout_complete', ref: c.ref, merchantId: c.merchantId, currency: c.currency, reason: null, actor: null, nowMs },
+      deltas: pgDeltasOf(normalizePostings({ currency: c.currency, postings: completionPostings(c) })),
+    })),
     nowMs,
   );
   if (result.outcome === 'missing_account') return oneByOne();

@@ -96,6 +96,17 @@ interface ProcessingChange {
   readonly lease: bigint | null;
 }
 
+/** The first item of each payout, in order: a payout named twice in one group changes once, by its first item. */
+function firstOfEach<T>(items: readonly T[], refOf: (item: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const ref = refOf(item);
+    if (seen.has(ref)) return false;
+    seen.add(ref);
+    return true;
+  });
+}
+
 /** toProcessing for many payouts (PostgreSQL): $1 refs, $2 upstream refs, $3 UTRs, $4 next actions, $5 updated at, $6 leases, $7 the statuses it may come from. */
 const TO_PROCESSING_MANY = preparedOnPostgres(`
 UPDATE payouts p SET status = 'Processing', upstream_ref = u.upstream_ref, utr = u.utr, query_attempts = 0,
@@ -112,8 +123,7 @@ RETURNING p.transaction_ref`);
 const TO_PROCESSING: BatchKind<ProcessingChange, boolean> = {
   name: 'payouts to Processing',
   async run(trx, changes) {
-    const seen = new Set<string>();
-    const first = changes.filter((c) => !seen.has(c.transactionRef) && seen.add(c.transactionRef));
+    const first = firstOfEach(changes, (c) => c.transactionRef);
     const { rows } = await trx.executeQuery<{ transaction_ref: string }>(
       CompiledQuery.raw(TO_PROCESSING_MANY, [
         first.map((c) => c.transactionRef),
@@ -248,8 +258,7 @@ const PAYOUT_SUCCESSES: BatchKind<SuccessItem, { readonly row: PayoutsTable | nu
 async function closeSuccesses(trx: Transaction<Database>, items: readonly SuccessItem[]): Promise<{ readonly row: PayoutsTable | null }[]> {
   const ctx = items[0]!.ctx;
   const nowMs = ctx.clock.nowMs();
-  const seen = new Set<string>();
-  const first = items.filter((item) => !seen.has(item.row.transaction_ref) && seen.add(item.row.transaction_ref));
+  const first = firstOfEach(items, (item) => item.row.transaction_ref);
   const { rows } = await trx.executeQuery<PayoutsTable>(
     CompiledQuery.raw(CLOSE_SUCCESSES, [
       first.map((item) => item.row.transaction_ref),
