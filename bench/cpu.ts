@@ -20,20 +20,44 @@ export function processCpuMs(pid: number): number | null {
   }
 }
 
-function machineCpuMs(): { busy: number; total: number } {
-  let busy = 0;
-  let total = 0;
-  for (const cpu of os.cpus()) {
-    const t = cpu.times;
-    busy += t.user + t.nice + t.sys + t.irq;
-    total += t.user + t.nice + t.sys + t.irq + t.idle;
+/**
+ * The machine's CPU in ms from /proc/stat's first line: busy (user, nice, system, irq, softirq), steal
+ * (time the hypervisor gave this VM's virtual CPUs to someone else: neither idle nor ours) and the total
+ * of them with idle and iowait. os.cpus() leaves steal out, so a noisy neighbour looked like idle time.
+ */
+function machineCpuMs(): { busy: number; steal: number; total: number } {
+  try {
+    const line = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!;
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = line.trim().split(/\s+/).slice(1, 9).map((v) => Number(v) * TICK_MS);
+    const busy = user! + nice! + system! + irq! + softirq!;
+    return { busy, steal: steal!, total: busy + steal! + idle! + iowait! };
+  } catch {
+    let busy = 0;
+    let total = 0;
+    for (const cpu of os.cpus()) {
+      const t = cpu.times;
+      busy += t.user + t.nice + t.sys + t.irq;
+      total += t.user + t.nice + t.sys + t.irq + t.idle;
+    }
+    return { busy, steal: 0, total };
   }
-  return { busy, total };
+}
+
+/** Milliseconds so far in which some task waited on I/O (Linux pressure stall information), or null. */
+function ioStallMs(): number | null {
+  try {
+    const some = fs.readFileSync('/proc/pressure/io', 'utf8').split('\n').find((line) => line.startsWith('some '));
+    const total = some?.match(/total=(\d+)/)?.[1];
+    return total === undefined ? null : Number(total) / 1000;
+  } catch {
+    return null;
+  }
 }
 
 export interface CpuSnapshot {
   readonly atMs: number;
-  readonly machine: { busy: number; total: number };
+  readonly machine: { busy: number; steal: number; total: number };
+  readonly ioStallMs: number | null;
   readonly processes: Record<string, number | null>;
   /** CPU ms per PostgreSQL server process (the database is part of what a PostgreSQL run measures). */
   readonly postgres: Map<number, number>;
@@ -72,12 +96,16 @@ export interface CpuUsage {
   readonly foreignShare: number;
   /** Share of the machine's CPU capacity in use at all. */
   readonly busyShare: number;
+  /** Share of the machine's CPU capacity the hypervisor gave to other guests (steal). */
+  readonly stealShare: number;
+  /** Milliseconds of the window in which some task on the machine waited on I/O (PSI), or null where unknown. */
+  readonly ioStallMs: number | null;
 }
 
 export function snapshot(pids: Record<string, number>): CpuSnapshot {
   const processes: Record<string, number | null> = {};
   for (const [name, pid] of Object.entries(pids)) processes[name] = processCpuMs(pid);
-  return { atMs: performance.now(), machine: machineCpuMs(), processes, postgres: postgresCpuMs() };
+  return { atMs: performance.now(), machine: machineCpuMs(), ioStallMs: ioStallMs(), processes, postgres: postgresCpuMs() };
 }
 
 export function usageBetween(before: CpuSnapshot, after: CpuSnapshot): CpuUsage {
@@ -101,5 +129,7 @@ export function usageBetween(before: CpuSnapshot, after: CpuSnapshot): CpuUsage 
     processMs,
     foreignShare: total > 0 ? Math.max(0, busy - watched) / total : 0,
     busyShare: total > 0 ? busy / total : 0,
+    stealShare: total > 0 ? (after.machine.steal - before.machine.steal) / total : 0,
+    ioStallMs: before.ioStallMs === null || after.ioStallMs === null ? null : after.ioStallMs - before.ioStallMs,
   };
 }

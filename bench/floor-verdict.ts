@@ -40,7 +40,7 @@ export function answeredCleanly(result: CaseResult): boolean {
 /** A case whose figures can say what is out of reach: answered cleanly, not empty, its window not loaded by other processes. */
 function fit(result: CaseResult): boolean {
   const load = result.load;
-  return load !== null && load.requests > 0 && answeredCleanly(result) && (load.cpu?.foreignShare ?? 0) <= FOREIGN_CPU_WARNING;
+  return load !== null && load.requests > 0 && answeredCleanly(result) && (load.cpu?.foreignShare ?? 0) <= FOREIGN_CPU_WARNING && (load.cpu?.stealShare ?? 0) <= FOREIGN_CPU_WARNING;
 }
 
 const halvesText = (halves: Halves): string =>

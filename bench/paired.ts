@@ -30,6 +30,8 @@ function combineCpu(loads: readonly LoadResult[]): CpuUsage | null {
     processMs: mergeCounts(loads.map((load) => load.cpu!.processMs)),
     foreignShare: weighted((cpu) => cpu.foreignShare),
     busyShare: weighted((cpu) => cpu.busyShare),
+    stealShare: weighted((cpu) => cpu.stealShare),
+    ioStallMs: loads.some((load) => load.cpu!.ioStallMs === null) ? null : sum(loads.map((load) => load.cpu!.ioStallMs!)),
   };
 }
 

@@ -9,6 +9,7 @@
 // operator API, then per case pre-sign the requests, warm up, measure, and compare with the target as a
 // ratio to the no-op Fastify route (bench/noop-server.ts, its own process) measured in the same run.
 // Prints a table and writes bench/results/latest-<store>.json. See docs/benchmarks.md.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -143,6 +144,9 @@ async function settle(servers: Servers, caseName: string, pgSchemas: readonly (s
     log(`  ${caseName}: waited ${(quiet.waitedMs / 1000).toFixed(1)} s for the earlier cases' background work to finish`);
   }
 }
+
+/** Above this many ms of a window with some task waiting on I/O, the case's notes say so. */
+const IO_STALL_NOTE_MS = 100;
 
 /** The processes whose CPU each window reports by name (the rest counts as other processes). */
 function watchedPids(servers: Servers): Record<string, number> {
@@ -352,6 +356,15 @@ function describe(
         'this figure (and every ratio to it) is unreliable: re-run on a quiet machine',
     );
   }
+  if (load.cpu && load.cpu.stealShare > FOREIGN_CPU_WARNING) {
+    notes.push(
+      `WARNING: the hypervisor gave ${Math.round(load.cpu.stealShare * 100)} % of the machine's CPU to other guests during the window (steal); ` +
+        'this figure (and every ratio to it) is unreliable: re-run on a quiet machine',
+    );
+  }
+  if (load.cpu?.ioStallMs && load.cpu.ioStallMs > IO_STALL_NOTE_MS) {
+    notes.push(`some task on the machine waited on I/O for ${Math.round(load.cpu.ioStallMs)} ms of the window (pressure stall information): slow fsyncs lengthen the tail`);
+  }
   if (load.exhausted) {
     notes.push(
       `the ${load.poolSize.toLocaleString('en-US')} pre-signed requests ran out after ${load.seconds.toFixed(1)} s of the window ` +
@@ -369,7 +382,10 @@ function describe(
       (databaseCpuUsPerRequest === null ? ', ' : ` + PostgreSQL ${databaseCpuUsPerRequest.toFixed(0)} µs/req, `) +
       (simulatorCpuUsPerRequest ? `simulator ${simulatorCpuUsPerRequest.toFixed(0)} µs/req, ` : '') +
       (statementsPerRequest === null ? '' : `${statementsPerRequest.toFixed(2)} statements/req, `) +
-      `other processes ${load.cpu ? Math.round(load.cpu.foreignShare * 100) : '?'} % CPU, load generator in GC ${load.loadGcMs.toFixed(0)} ms`,
+      `other processes ${load.cpu ? Math.round(load.cpu.foreignShare * 100) : '?'} % CPU, ` +
+      (load.cpu && load.cpu.stealShare >= 0.01 ? `steal ${Math.round(load.cpu.stealShare * 100)} %, ` : '') +
+      (load.cpu?.ioStallMs ? `I/O stall ${Math.round(load.cpu.ioStallMs)} ms, ` : '') +
+      `load generator in GC ${load.loadGcMs.toFixed(0)} ms`,
   );
   return {
     name: benchCase.name,
@@ -775,6 +791,31 @@ async function runStore(store: StoreKind, settings: Settings, signer: RequestSig
   }
 }
 
+/** Kilobytes of file data in memory not yet written to disk (Dirty + Writeback of /proc/meminfo), or null. */
+function unwrittenKb(): number | null {
+  try {
+    const info = fs.readFileSync('/proc/meminfo', 'utf8');
+    const kb = (name: string): number => Number(info.match(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm'))?.[1] ?? 0);
+    return kb('Dirty') + kb('Writeback');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Writes the page cache's dirty data out before a store's service starts. One store's run leaves up to
+ * gigabytes of it (a million-payment database, a 200 MiB export); the kernel writes it back about 30 s
+ * later, which would be during the next store's first windows, where it lengthens every fsync.
+ */
+function flushDirtyPages(store: string): void {
+  const before = unwrittenKb();
+  const started = performance.now();
+  spawnSync('sync', { stdio: 'ignore' });
+  if (before !== null && before > 64 * 1024) {
+    log(`  ${store}: wrote ${Math.round(before / 1024)} MiB of unwritten file data to disk first (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  }
+}
+
 async function main(): Promise<void> {
   const settings = readSettings();
   const startedAt = Date.now();
@@ -794,6 +835,7 @@ async function main(): Promise<void> {
         summaries.push(`=== postgres: ${note}`);
         continue;
       }
+      flushDirtyPages(store);
       try {
         const result = await runStore(store, settings, signer, noop);
         const file = writeResult(result);

@@ -12,7 +12,7 @@ function measured(
   name: string,
   ratio: number,
   p99Ms: number,
-  extra: { verdict?: CaseResult['verdict']; non200?: number; notes?: string[]; foreignShare?: number } = {},
+  extra: { verdict?: CaseResult['verdict']; non200?: number; notes?: string[]; foreignShare?: number; stealShare?: number } = {},
 ): CaseResult {
   const load = {
     requests: 5000,
@@ -21,7 +21,7 @@ function measured(
     latencyMs: { p50: p99Ms / 3, p90: p99Ms / 2, p99: p99Ms, max: p99Ms * 2, mean: p99Ms / 3 },
     non200: extra.non200 ?? 0,
     networkErrors: 0,
-    cpu: { processMs: {}, foreignShare: extra.foreignShare ?? 0.02, busyShare: 0.9 },
+    cpu: { processMs: {}, foreignShare: extra.foreignShare ?? 0.02, busyShare: 0.9, stealShare: extra.stealShare ?? 0, ioStallMs: 0 },
   } as unknown as LoadResult;
   const pass = ratio >= HOT.ratio && p99Ms <= HOT.p99Ms && (extra.non200 ?? 0) === 0;
   return {
@@ -72,6 +72,7 @@ describe('bench floor verdict', () => {
     expect(judgedByFloor(measured('hot', 0.06, 90), measured('floor (bare)', 0.05, 200, { non200: 1, verdict: 'INFO' })).verdict).toBe('MISS');
     expect(judgedByFloor(measured('hot', 0.06, 90, { foreignShare: 0.3 }), floor).verdict).toBe('MISS');
     expect(judgedByFloor(measured('hot', 0.06, 90), measured('floor (bare)', 0.05, 200, { foreignShare: 0.3, verdict: 'INFO' })).verdict).toBe('MISS');
+    expect(judgedByFloor(measured('hot', 0.06, 90, { stealShare: 0.2 }), floor).verdict).toBe('MISS');
     expect(judgedByFloor(measured('hot', 0.06, 90), undefined)).toEqual(measured('hot', 0.06, 90));
     expect(judgedByFloor(measured('hot', 0.2, 20), floor).verdict).toBe('PASS');
   });

@@ -23,7 +23,7 @@ function window(requests: number, seconds: number, p99: number, serviceMs: numbe
     requestsSent: requests,
     poolSize: requests * 2,
     exhausted: false,
-    cpu: { processMs: { service: serviceMs, postgres: 10 }, foreignShare, busyShare: 0.9 },
+    cpu: { processMs: { service: serviceMs, postgres: 10 }, foreignShare, busyShare: 0.9, stealShare: 0, ioStallMs: 0 },
     counted: requests * 3,
     loadGcMs: requests / 1000,
   };

@@ -1,0 +1,30 @@
+// The bench's CPU accounting reads /proc: a burst of this process's own work is counted as its own and as
+// busy machine time, never as another process's, and steal and I/O stall are shares and durations.
+import { describe, expect, it } from 'vitest';
+import { snapshot, usageBetween } from '../../bench/cpu.js';
+
+/** Spins until this process has used `ms` of CPU (not of the clock: a loaded machine only makes it longer). */
+function spin(ms: number): void {
+  const start = process.cpuUsage();
+  const usedMs = (): number => {
+    const used = process.cpuUsage(start);
+    return (used.user + used.system) / 1000;
+  };
+  while (usedMs() < ms) Math.sqrt(Math.random());
+}
+
+describe('bench CPU accounting', () => {
+  it('counts a busy window as the watched process and the machine busy, with steal and stall within bounds', () => {
+    const before = snapshot({ bench: process.pid });
+    spin(300);
+    const usage = usageBetween(before, snapshot({ bench: process.pid }));
+    // /proc counts 10 ms ticks, and the test runner's other threads add to this process's time.
+    expect(usage.processMs.bench).toBeGreaterThanOrEqual(280);
+    expect(usage.busyShare).toBeGreaterThan(0);
+    expect(usage.busyShare).toBeLessThanOrEqual(1);
+    expect(usage.foreignShare).toBeLessThanOrEqual(usage.busyShare);
+    expect(usage.stealShare).toBeGreaterThanOrEqual(0);
+    expect(usage.stealShare).toBeLessThan(1);
+    if (usage.ioStallMs !== null) expect(usage.ioStallMs).toBeGreaterThanOrEqual(0);
+  });
+});
