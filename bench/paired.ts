@@ -10,8 +10,16 @@ import type { CpuUsage } from './cpu.js';
 import { latencyOf, newLatencyHistogram, type LatencyMs } from './latency.js';
 import type { LoadResult } from './load.js';
 
-/** Windows per side: A, B, A, B. */
+/** Windows per side at the least: A, B, A, B. */
 export const PAIRED_ROUNDS = 2;
+/**
+ * Windows per side at the most. While a side's windows differ from one another by more than the
+ * tolerance the repeat is judged with (the same service and case, so the spread is the machine's
+ * drift), another round is measured, up to this many: the sums over more windows average the drift
+ * out. Whether to go on depends only on that spread, never on the verdict so far, so the extra rounds
+ * cannot favour a pass.
+ */
+export const PAIRED_MAX_ROUNDS = 4;
 
 const sum = (values: readonly number[]): number => values.reduce((total, value) => total + value, 0);
 
@@ -103,3 +111,25 @@ export function windowRates(base: readonly LoadResult[], repeat: readonly LoadRe
   }
   return `${rates.join(' / ')} req/s, p99 ${tails.join(' / ')} ms`;
 }
+
+/** How far one side's windows spread: the fastest window's rate over the slowest's, less one (0 for one window). */
+export function spreadOf(loads: readonly LoadResult[]): number {
+  if (loads.length < 2) return 0;
+  const rates = loads.map((load) => load.rps);
+  const slowest = Math.min(...rates);
+  return slowest > 0 ? Math.max(...rates) / slowest - 1 : Infinity;
+}
+
+/**
+ * Whether the alternating windows need another round: fewer than PAIRED_ROUNDS per side, or fewer than
+ * PAIRED_MAX_ROUNDS while either side's windows spread by more than `tolerance`.
+ */
+export function needsAnotherRound(base: readonly LoadResult[], repeat: readonly LoadResult[], tolerance: number): boolean {
+  const rounds = Math.min(base.length, repeat.length);
+  if (rounds < PAIRED_ROUNDS) return true;
+  if (rounds >= PAIRED_MAX_ROUNDS) return false;
+  return spreadOf(base) > tolerance || spreadOf(repeat) > tolerance;
+}
+
+/** A spread for the notes: "14 %". */
+export const spreadText = (spread: number): string => `${Math.round(spread * 100)} %`;

@@ -20,7 +20,7 @@ import { BASELINE_PAYMENTS, ensureSeeded, MILLION, MILLION_TOLERANCE, millionCas
 import { createContext, type BenchContext } from './context.js';
 import { FOREIGN_CPU_WARNING, snapshot, usageBetween } from './cpu.js';
 import { runLoad, type LoadResult, type PreparedRequest } from './load.js';
-import { combineLoads, PAIRED_ROUNDS, windowRates } from './paired.js';
+import { combineLoads, needsAnotherRound, PAIRED_ROUNDS, spreadOf, spreadText, windowRates } from './paired.js';
 import { summariseProfile, type Profile } from './profile-summary.js';
 import { InspectorProfiler } from './profiler.js';
 import { answeredCleanly, judgeByFloors, OUT_OF_REACH } from './floor-verdict.js';
@@ -619,7 +619,7 @@ async function runPaired(
       signSeconds += measured.signSeconds;
       expected = Math.max(expected, measured.load.rps);
     };
-    for (let round = 0; round < PAIRED_ROUNDS; round++) {
+    while (needsAnotherRound(windows.a, windows.b, MILLION_TOLERANCE)) {
       await windowOn(a, baseCase, onA, 'a');
       await windowOn(b, repeat, onB, 'b');
     }
@@ -643,7 +643,8 @@ async function runPaired(
       notes: [
         ...judged.notes,
         `windows in turn (A: ${BASELINE_PAYMENTS.toLocaleString('en-US')} payments stored, B: ${MILLION.toLocaleString('en-US')}): ${windowRates(windows.a, windows.b)}` +
-          (earlier?.load ? `; ${baseCase.name} measured ${Math.round(earlier.load.rps).toLocaleString('en-US')} req/s on the run's service` : ''),
+          (earlier?.load ? `; ${baseCase.name} measured ${Math.round(earlier.load.rps).toLocaleString('en-US')} req/s on the run's service` : '') +
+          (windows.a.length > PAIRED_ROUNDS ? `; ${windows.a.length} rounds, as the machine drifted (window spread A ${spreadText(spreadOf(windows.a))} / B ${spreadText(spreadOf(windows.b))})` : ''),
       ],
     };
   } catch (error) {

@@ -2,7 +2,7 @@
 // measurement whose rate, CPU and latency percentiles are over all of them (the tail is the worst
 // window's only where a case timed itself and left no histogram to merge).
 import { describe, expect, it } from 'vitest';
-import { combineLoads, windowRates } from '../../bench/paired.js';
+import { combineLoads, needsAnotherRound, PAIRED_MAX_ROUNDS, PAIRED_ROUNDS, spreadOf, spreadText, windowRates } from '../../bench/paired.js';
 import type { LoadResult } from '../../bench/load.js';
 import { latencyOf, newLatencyHistogram } from '../../bench/latency.js';
 
@@ -83,5 +83,28 @@ describe('bench paired windows', () => {
     expect(second.histogram?.count).toBe(1000);
     // With a third window of 25 slow answers among 1,000, 40 of 3,000 are slow (1.3 %): the p99 is 30 ms.
     expect(combineLoads([first, second, measured(975, 25)]).latencyMs.p99).toBeCloseTo(30, 1);
+  });
+
+  it('measures two rounds, then more only while a side spreads past the tolerance, up to the most', () => {
+    const at = (...rates: number[]): LoadResult[] => rates.map((rate) => window(rate * 5, 5, 10, 100, 0));
+    expect(spreadOf(at(1000))).toBe(0);
+    expect(spreadOf(at(1000, 1100))).toBeCloseTo(0.1, 10);
+    expect(spreadOf(at(1288, 1019, 1100))).toBeCloseTo(1288 / 1019 - 1, 10);
+    expect(spreadText(spreadOf(at(1000, 1264)))).toBe('26 %');
+    expect(PAIRED_ROUNDS).toBe(2);
+    expect(PAIRED_MAX_ROUNDS).toBe(4);
+    // Fewer than two rounds: always another, however steady.
+    expect(needsAnotherRound([], [], 0.1)).toBe(true);
+    expect(needsAnotherRound(at(1000), at(1000), 0.1)).toBe(true);
+    // Two steady rounds are enough, whether the repeat is within 10 % of its base or far below it:
+    // the rule looks at each side's spread, never at how the sides compare.
+    expect(needsAnotherRound(at(1000, 1050), at(990, 1000), 0.1)).toBe(false);
+    expect(needsAnotherRound(at(1000, 1050), at(500, 520), 0.1)).toBe(false);
+    // Either side spread by more than 10 %: another round, whatever the verdict would be.
+    expect(needsAnotherRound(at(1019, 1288), at(840, 1161), 0.1)).toBe(true);
+    expect(needsAnotherRound(at(1000, 1010), at(1200, 1000), 0.1)).toBe(true);
+    expect(needsAnotherRound(at(1000, 1200, 1100), at(1000, 1010, 1005), 0.1)).toBe(true);
+    // Never past the most.
+    expect(needsAnotherRound(at(1000, 1500, 800, 1200), at(700, 1300, 900, 1000), 0.1)).toBe(false);
   });
 });
