@@ -8,7 +8,7 @@ import { createPayoutBatches } from './domain/payouts/batch-migrations.js';
 import { addPayoutNameChecks } from './domain/payouts/name-check-migrations.js';
 import { addPayoutFallbacks, createPayoutsTable, dropPayoutsTable, indexLivePayoutsByDueTime, indexPayoutsForStatements } from './domain/payouts/payout-migrations.js';
 import { createUsdtRates } from './domain/rate-migrations.js';
-import { addSignaturePaths, createRateLimitWindows, createSignatureClaims, createUsedSignatures } from './http/request-guard-migrations.js';
+import { addSignaturePaths, createRateLimitWindows, createSignatureClaims, createUsedSignatures, dropSignatureClaimsExpiry } from './http/request-guard-migrations.js';
 import { createLedgerTables } from './ledger/ledger-migrations.js';
 import { addIpAllowListsAndKeyScopes } from './merchants/access-migrations.js';
 import { createMerchantsAndKeys } from './merchants/merchant-migrations.js';
@@ -41,4 +41,5 @@ export const MIGRATIONS: Migrations = {
   '0016_collection_leases': migrationOf(addCollectionLeases),
   '0017_signature_claims': migrationOf(createSignatureClaims),
   '0018_payouts_live_due': migrationOf(indexLivePayoutsByDueTime),
+  '0019_signature_claims_key_only': migrationOf(dropSignatureClaimsExpiry),
 };

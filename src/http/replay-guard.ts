@@ -74,11 +74,34 @@ const insertClaims = new HotBatchQuery(6, (db, count, values) =>
     .returning(['signed_at_s', 'signature_hash']),
 );
 
-/** Up to `limit` records expired before `nowMs`, oldest first (the expiry index gives them in order). */
-const purgeChunk = new HotQuery(2, (db, nowMs: bigint, limit: bigint) => {
-  const oldest = db.selectFrom('signature_claims').select(['signed_at_s', 'signature_hash']).where('expires_at_ms', '<', nowMs).orderBy('expires_at_ms').limit(limit);
+/**
+ * Up to `limit` records expired before `nowMs` among those signed before `signedBeforeS`, in key order.
+ * The records have no expiry index (0019): the key's Timestamp bounds where expired ones can be, so the
+ * chunk reads the key's B-tree from its start and the expiry only filters (see purgeBoundS).
+ */
+const purgeChunk = new HotQuery(3, (db, nowMs: bigint, signedBeforeS: bigint, limit: bigint) => {
+  const oldest = db
+    .selectFrom('signature_claims')
+    .select(['signed_at_s', 'signature_hash'])
+    .where('signed_at_s', '<', signedBeforeS)
+    .where('expires_at_ms', '<', nowMs)
+    .orderBy('signed_at_s')
+    .limit(limit);
   return db.deleteFrom('signature_claims').where(sql<boolean>`(signed_at_s, signature_hash) in (${oldest})`);
 });
+
+/**
+ * The Timestamp below which every record accepted under these settings has expired by `nowMs`. A claim
+ * is made while its Timestamp is within the window (its clock before (ts + window + 1) s), so its expiry,
+ * the later of that clock plus the TTL and the window's end, is before (ts + window + 1) s + TTL. A record
+ * therefore outlives its expiry by at most the window and a second before the purge takes it (it refuses
+ * nothing more then: its Timestamp has left the window), and the purge never reads the live records of
+ * the last TTL. Records made otherwise (a clock moved back, the carried-over ones of 0017) are still only
+ * deleted once expired: the expiry filters every chunk.
+ */
+export function purgeBoundS(nowMs: number, ttlMs: number, windowSeconds: number): bigint {
+  return BigInt(Math.floor((nowMs - ttlMs) / 1000) - windowSeconds);
+}
 
 /** Contract section 6: a Signature serves one path, or any number of read paths. */
 function mayShare(owner: SignatureUse, use: SignatureUse): boolean {
@@ -123,17 +146,22 @@ export class ReplayGuard {
   }
 
   /**
-   * Deletes the records expired by now, PURGE_CHUNK_ROWS at a time, each chunk group-committed with
-   * the writes of the moment, so requests go on between chunks. Answers how many it deleted.
+   * Deletes the records expired by now among those signed before purgeBoundS, PURGE_CHUNK_ROWS at a
+   * time, each chunk group-committed with the writes of the moment, so requests go on between chunks.
+   * Answers how many it deleted.
    */
   async purgeExpired(): Promise<number> {
     if (this.purging) return 0;
     this.purging = true;
     try {
-      const nowMs = BigInt(this.clock.nowMs());
+      const now = this.clock.nowMs();
+      const nowMs = BigInt(now);
+      const signedBeforeS = purgeBoundS(now, this.ttlMs, this.windowSeconds);
       let purged = 0;
       for (let chunk = 0; chunk < PURGE_MAX_CHUNKS; chunk++) {
-        const deleted = Number(await writeGroupOf(this.db).run((trx) => purgeChunk.affected(trx, nowMs, BigInt(PURGE_CHUNK_ROWS)), { keys: ['one-time signature records'] }));
+        const deleted = Number(
+          await writeGroupOf(this.db).run((trx) => purgeChunk.affected(trx, nowMs, signedBeforeS, BigInt(PURGE_CHUNK_ROWS)), { keys: ['one-time signature records'] }),
+        );
         purged += deleted;
         if (deleted < PURGE_CHUNK_ROWS) break;
       }

@@ -1,9 +1,11 @@
 // The purge of expired one-time signature records, on the suite's store: it deletes what expired and
 // nothing else, a bounded chunk per statement, so claims made while it runs are recorded and judged
-// as ever (a single DELETE of a busy minute's records held SQLite's writer for 217 ms).
+// as ever (a single DELETE of a busy minute's records held SQLite's writer for 217 ms). It finds them by
+// their Timestamp (there is no expiry index), so an expired record waits until its Timestamp is a TTL
+// and the window old.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
-import { PURGE_CHUNK_ROWS, ReplayGuard, signatureHash } from '../../src/http/replay-guard.js';
+import { PURGE_CHUNK_ROWS, purgeBoundS, ReplayGuard, signatureHash } from '../../src/http/replay-guard.js';
 import { openTestStore } from '../helpers/store.js';
 
 const TTL_MS = 60_000;
@@ -37,7 +39,18 @@ describe(`the replay records' purge (${process.env.TEST_STORE === 'postgres' ? '
     // A replay carries the Timestamp it was signed with.
     const liveSignedAt = seconds();
     for (const signature of live) expect(await guard.claim(signature, 'merchant-b', liveSignedAt, CHANGE)).toBe('first');
+    // Claimed now under the old records' Timestamp (a clock moved back): below the purge's bound as they
+    // are, but live until 30 s after them.
+    const oldSignedAt = liveSignedAt - 30;
+    expect(await guard.claim('late-1', 'merchant-b', oldSignedAt, READ)).toBe('first');
+
+    // Expired, but their Timestamp is not yet a TTL and the window old: kept a little longer.
     clock.advance(TTL_MS - 30_000 + 1);
+    expect(purgeBoundS(clock.nowMs(), TTL_MS, WINDOW_SECONDS)).toBeLessThanOrEqual(BigInt(oldSignedAt));
+    expect(await guard.purgeExpired()).toBe(0);
+    // One second past the window after that, every old record is below the bound.
+    clock.advance((WINDOW_SECONDS + 1) * 1000);
+    expect(purgeBoundS(clock.nowMs(), TTL_MS, WINDOW_SECONDS)).toBeGreaterThan(BigInt(oldSignedAt));
 
     // The purge and, while its chunks run, a new claim, the repeat of a live one and a second purge.
     const purge = guard.purgeExpired();
@@ -53,7 +66,7 @@ describe(`the replay records' purge (${process.env.TEST_STORE === 'postgres' ? '
     expect(repeat).toBe('refused');
 
     const left = await stored();
-    expect(left).toEqual(new Set([...live, 'fresh-1'].map(signatureHash)));
+    expect(left).toEqual(new Set([...live, 'late-1', 'fresh-1'].map(signatureHash)));
     // Nothing more has expired: a second purge deletes nothing.
     expect(await guard.purgeExpired()).toBe(0);
   });

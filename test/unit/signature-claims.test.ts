@@ -2,6 +2,7 @@
 // is filed, that the pair judges reuse as the hash alone did, and migration 0017, whose records carried
 // over from `used_signatures` (stored without their Timestamp) keep refusing their signatures until
 // they expire.
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { CARRIED_OVER_SIGNED_AT_S } from '../../src/http/request-guard-migrations.js';
@@ -84,6 +85,37 @@ describe(`migration 0017_signature_claims (${STORE})`, () => {
       expect(await guard.purgeExpired()).toBe(2);
       const later = new ReplayGuard(store.db, clock, TTL_MS, WINDOW_SECONDS);
       expect(await later.claim('another', 'mch_a', Math.floor(clock.nowMs() / 1000), CHANGE)).toBe('first');
+    } finally {
+      await store.close();
+      await location.drop();
+    }
+  });
+});
+
+describe(`migration 0019_signature_claims_key_only (${STORE})`, () => {
+  it('drops the expiry index, keeps the records, and the purge still deletes only what expired', async () => {
+    const { store, location } = await openStoreBefore('0019_signature_claims_key_only');
+    try {
+      const indexNames = async (): Promise<string[]> => {
+        const rows =
+          STORE === 'SQLite'
+            ? await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'signature_claims'`.execute(store.db)
+            : await sql<{ name: string }>`SELECT indexname AS name FROM pg_indexes WHERE tablename = 'signature_claims' AND schemaname = current_schema()`.execute(store.db);
+        return rows.rows.map((r) => r.name);
+      };
+      expect(await indexNames()).toContain('signature_claims_expiry');
+      const clock = new ManualClock(NOW_MS);
+      const before = new ReplayGuard(store.db, clock, TTL_MS, WINDOW_SECONDS);
+      expect(await before.claim('kept', 'mch_a', nowSeconds, CHANGE)).toBe('first');
+
+      await migrate(store.db, MIGRATIONS, location.databaseSchema);
+      expect(await indexNames()).not.toContain('signature_claims_expiry');
+      const guard = new ReplayGuard(store.db, clock, TTL_MS, WINDOW_SECONDS);
+      expect(await guard.claim('kept', 'mch_a', nowSeconds, READ)).toBe('refused');
+      // Live for the TTL: nothing to purge; once its Timestamp is a TTL and the window old, it goes.
+      expect(await guard.purgeExpired()).toBe(0);
+      clock.advance(TTL_MS + (WINDOW_SECONDS + 1) * 1000);
+      expect(await guard.purgeExpired()).toBe(1);
     } finally {
       await store.close();
       await location.drop();
