@@ -3,8 +3,9 @@
 // takes no unit of the write group, and costs the one read that found the row final. The submitting
 // job's Processing transition gives its lease back in the same statement, and never a lease another
 // worker took over. The first submission is counted by the claim's own statement. A provider that calls
-// back is polled only as a backstop. Run without the background worker, so that no job's statement
-// falls inside a count; the payout job is driven by hand.
+// back is polled only as a backstop. Run without the background worker and without the routing
+// settings' reread every 5 s (three statements: on a loaded machine one fell inside the first
+// submission's count), so that no job's statement falls inside a count; the payout job is driven by hand.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markProcessing } from '../../src/domain/payouts/outcomes.js';
 import type { PayoutContext } from '../../src/domain/payouts/payout-context.js';
@@ -16,7 +17,7 @@ import { fund, payoutBody, payoutRow } from './helpers.js';
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({}, { worker: false });
+  server = await startTestServer({ ROUTING_REFRESH_MS: '0' }, { worker: false });
 });
 afterAll(async () => {
   expect(await server.services.ledger.verify()).toEqual([]);
