@@ -131,6 +131,7 @@ export class ReplayGuard {
   claim(signature: string, merchantId: string, timestampSeconds: number, use: SignatureUse): Promise<ClaimOutcome> {
     const hash = signatureHash(signature);
     const validUntilMs = (timestampSeconds + this.windowSeconds + 1) * 1000;
+    // purgeBoundS assumes this rule (every expiry before the window's end plus the TTL): a later expiry here needs a later bound there.
     const expiresAtMs = BigInt(Math.max(this.clock.nowMs() + this.ttlMs, validUntilMs));
     const signedAtS = BigInt(timestampSeconds);
     return this.claims.add({ signedAtS, hash, key: keyOf(signedAtS, hash), merchantId, expiresAtMs, use });
