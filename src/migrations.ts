@@ -2,7 +2,7 @@
 // database records in its kysely_migration table. Append new names; never rename, drop or edit one.
 import { addAuditAddress, createAuditLog, generaliseAuditLog } from './audit/audit-migrations.js';
 import { createFeeAndLimitOverrides } from './domain/fee-migrations.js';
-import { addCollectionLeases, addLateResolutions, createPaymentTables, indexPaymentCompletion, indexPaymentsForStatements } from './domain/payments/payment-migrations.js';
+import { addCollectionLeases, addLateResolutions, createPaymentTables, indexLiveQueuesOnly, indexPaymentCompletion, indexPaymentsForStatements } from './domain/payments/payment-migrations.js';
 import { addPayoutApprovals } from './domain/payouts/approval-migrations.js';
 import { createPayoutBatches } from './domain/payouts/batch-migrations.js';
 import { addPayoutNameChecks } from './domain/payouts/name-check-migrations.js';
@@ -42,4 +42,5 @@ export const MIGRATIONS: Migrations = {
   '0017_signature_claims': migrationOf(createSignatureClaims),
   '0018_payouts_live_due': migrationOf(indexLivePayoutsByDueTime),
   '0019_signature_claims_key_only': migrationOf(dropSignatureClaimsExpiry),
+  '0020_payments_live_queues': migrationOf(indexLiveQueuesOnly),
 };

@@ -117,3 +117,42 @@ export async function addCollectionLeases(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('payments').addColumn('collection_lease_until_ms', 'bigint').execute();
   if (db.getExecutor().adapter instanceof PostgresAdapter) await sql`ALTER TABLE payments SET (fillfactor = 85)`.execute(db);
 }
+
+/**
+ * Step of 0020_payments_live_queues: the four work queues of the payments table (collections to ask
+ * for, pending payments by expiry, reconciliations, refunds awaiting their outcome) become partial
+ * indexes over the rows still in that queue, keyed by the due time alone. Before, each indexed every
+ * payment ever made (a million finished payments were a million entries in each, none ever due
+ * again), and every new payment wrote an entry in all four. Now a new payment enters two small indexes
+ * (it is Pending and its collection is requested) and none of the reconciliation's or refunds', a
+ * finished one leaves them all, and an update that takes a payment out of a queue adds no entry there.
+ * Each condition also names the due time (`... IS NOT NULL`, true of every row the state selects):
+ * the queue's own query implies it by comparing the due time, so both stores can read the index for
+ * it, while a payment's own conditional updates (by transaction_ref, checking the state) do not, so no
+ * planner can take a queue for them. With the old indexes and stale statistics PostgreSQL did, and
+ * each update read the whole backlog (docs/architecture.md; test/unit/payment-queues.test.ts).
+ */
+export async function indexLiveQueuesOnly(db: Kysely<any>): Promise<void> {
+  for (const name of ['payments_expiry', 'payments_collection_due', 'payments_reconcile_due', 'payments_refund_due']) {
+    await db.schema.dropIndex(name).execute();
+  }
+  await db.schema.createIndex('payments_pending_expiry').on('payments').column('expires_at_ms').where(sql<boolean>`status = 'Pending' AND expires_at_ms IS NOT NULL`).execute();
+  await db.schema
+    .createIndex('payments_collection_requested')
+    .on('payments')
+    .column('collection_next_at_ms')
+    .where(sql<boolean>`collection_state = 'requested' AND collection_next_at_ms IS NOT NULL`)
+    .execute();
+  await db.schema
+    .createIndex('payments_reconcile_at')
+    .on('payments')
+    .column('reconcile_at_ms')
+    .where(sql<boolean>`reconcile_at_ms IS NOT NULL`)
+    .execute();
+  await db.schema
+    .createIndex('payments_refund_requested')
+    .on('payments')
+    .column('refund_next_at_ms')
+    .where(sql<boolean>`refund_state = 'requested' AND refund_next_at_ms IS NOT NULL`)
+    .execute();
+}

@@ -178,9 +178,11 @@ export async function refundsDue(db: Executor, nowMs: number, limit: number): Pr
 
 /**
  * Every new payment's claim, compiled once. On PostgreSQL it is planned with each call's values: a
- * plan made once for any values may take `payments_collection_due` (collection_state = $n) for the
- * primary key when the table's statistics cannot tell them apart (a table not yet analyzed), and then
- * every claim walks every payment still waiting for its collection (session 17: 5 ms a claim).
+ * plan made once for any values took the collection queue's index (then `payments_collection_due`,
+ * collection_state = $n) for the primary key when the table's statistics could not tell them apart (a
+ * table not yet analyzed), and every claim walked every payment still waiting for its collection
+ * (session 17: 5 ms a claim). Since 0020 the queue's index names the due time in its condition, which
+ * this update does not compare, so no plan of it can use the queue (payment-migrations.ts).
  */
 const collectionClaim = new HotQuery(
   4,
