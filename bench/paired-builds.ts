@@ -6,7 +6,12 @@
 // The answer is each process's CPU per payout over the burst, the service, its bank and the client
 // together. The two start together in every round, in alternating order.
 //
-//   npx tsx bench/paired-builds.ts --a <checkout> --b <checkout> [--rounds 4] [--payouts 3000]
+//   npx tsx bench/paired-builds.ts --a <checkout> --b <checkout> [--rounds 4] [--payouts 3000] [--kind payouts|payments]
+//
+// `--kind payments` sends payment/initiate instead (INR, NATIVE) and waits until every payment's
+// collection is ready: intake, the collection job's claim and the channel's answer. With
+// TEST_STORE=postgres each build's services run on a schema of their own, and the CPU of the
+// PostgreSQL backends serving that build (told apart by their application_name) is counted too.
 //
 // A checkout needs node_modules (a link to this one's will do: `git worktree add /tmp/a <rev> &&
 // ln -s "$PWD/node_modules" /tmp/a/`). Two processes of the same build differ by a percent or two
@@ -22,6 +27,7 @@ const { values } = parseArgs({
     b: { type: 'string' },
     rounds: { type: 'string' },
     payouts: { type: 'string' },
+    kind: { type: 'string' },
     // Internal: the process that runs one build's burst.
     burst: { type: 'string' },
   },
@@ -31,58 +37,98 @@ const CONNECTIONS = 40;
 const WARM_UP_PAYOUTS = 500;
 const FINAL_POLL_MS = 50;
 
+type Kind = 'payouts' | 'payments';
+
 interface BurstResult {
+  /** The child's CPU (service, bank, client) per request, and on PostgreSQL its backends' CPU per request. */
   readonly cpuUsPerPayout: number;
+  readonly dbCpuUsPerPayout: number | null;
   readonly wallMs: number;
 }
 
+/** CPU (µs) the PostgreSQL backends serving `applicationName` have used so far, by pid (Linux /proc). */
+async function backendCpuUs(db: any, applicationName: string): Promise<Map<number, number>> {
+  const { sql } = await import('kysely');
+  const rows = await sql<{ pid: number }>`SELECT pid FROM pg_stat_activity WHERE application_name = ${applicationName}`.execute(db);
+  const fs = await import('node:fs');
+  const ticksUs = 1_000_000 / 100; // USER_HZ
+  const used = new Map<number, number>();
+  for (const { pid } of rows.rows) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      used.set(pid, (Number(fields[11]) + Number(fields[12])) * ticksUs);
+    } catch {
+      // The backend ended between the two reads.
+    }
+  }
+  return used;
+}
+
+const sumSince = (after: Map<number, number>, before: Map<number, number>): number =>
+  [...after].reduce((total, [pid, us]) => total + us - (before.get(pid) ?? 0), 0);
+
 /** In the child: one build's service, a warm-up burst, then the measured one. */
-async function burst(checkout: string, payouts: number): Promise<BurstResult> {
+async function burst(checkout: string, payouts: number, kind: Kind): Promise<BurstResult> {
   const from = (file: string) => import(pathToFileURL(path.join(checkout, file)).href);
   const { startTestServer } = await from('test/helpers/server.ts');
   const { fund, payoutBody } = await from('test/payouts/helpers.ts');
+  const { initiateBody } = await from('test/payments/api-helpers.ts');
   const server = await startTestServer({ SIMULATOR_PAYOUT_DELAY_MS: '200', CREDENTIAL_CACHE_MS: '60000', WORKER_IDLE_MS: '200', WORKER_IDLE_MAX_MS: '1000' });
+  const applicationName = process.env.PAIRED_APPLICATION_NAME;
   try {
     const merchant = await server.createMerchant({ keyType: 'HMAC-SHA256' });
     await fund(server, merchant.id, 'IDR', 10n ** 13n);
+    const request = (): Promise<{ ok: boolean }> =>
+      kind === 'payments' ? merchant.client.paymentInitiate(initiateBody('INR', 'NATIVE')) : merchant.client.payoutInitiate(payoutBody('IDR', 'TRANSFER'));
+    // The checkout's own modules, loaded at run time: typed as any here.
+    const unfinished = async (): Promise<number> => {
+      const db = server.services.store.db;
+      const query =
+        kind === 'payments'
+          ? db.selectFrom('payments').where('collection_state', '=', 'requested')
+          : db.selectFrom('payouts').where('status', 'in', ['Initiated', 'Processing']);
+      const open = await query.select(({ fn }: any) => fn.countAll().as('n')).executeTakeFirstOrThrow();
+      return Number(open.n);
+    };
     const send = async (count: number): Promise<void> => {
       let sent = 0;
       await Promise.all(
         Array.from({ length: CONNECTIONS }, async () => {
           while (sent < count) {
             sent += 1;
-            const answer = await merchant.client.payoutInitiate(payoutBody('IDR', 'TRANSFER'));
-            if (!answer.ok) throw new Error(`payout refused: ${JSON.stringify(answer)}`);
+            const answer = await request();
+            if (!answer.ok) throw new Error(`${kind} refused: ${JSON.stringify(answer)}`);
           }
         }),
       );
-      for (;;) {
-        // The checkout's own modules, loaded at run time: typed as any here.
-        const open = await server.services.store.db
-          .selectFrom('payouts')
-          .select(({ fn }: any) => fn.countAll().as('n'))
-          .where('status', 'in', ['Initiated', 'Processing'])
-          .executeTakeFirstOrThrow();
-        if (Number(open.n) === 0) return;
-        await new Promise((resolve) => setTimeout(resolve, FINAL_POLL_MS));
-      }
+      while ((await unfinished()) > 0) await new Promise((resolve) => setTimeout(resolve, FINAL_POLL_MS));
     };
     await send(WARM_UP_PAYOUTS);
+    const db = server.services.store.db;
+    const backendsBefore = applicationName ? await backendCpuUs(db, applicationName) : null;
     const before = process.cpuUsage();
     const startedMs = Date.now();
     await send(payouts);
     const used = process.cpuUsage(before);
-    return { cpuUsPerPayout: (used.user + used.system) / payouts, wallMs: Date.now() - startedMs };
+    const wallMs = Date.now() - startedMs;
+    const dbCpuUsPerPayout = backendsBefore && applicationName ? sumSince(await backendCpuUs(db, applicationName), backendsBefore) / payouts : null;
+    return { cpuUsPerPayout: (used.user + used.system) / payouts, dbCpuUsPerPayout, wallMs };
   } finally {
     await server.close();
   }
 }
 
 /** Runs one build's burst in a process of its own; answers what it measured. */
-function runBurst(checkout: string, payouts: number): Promise<BurstResult> {
-  const child = spawn(process.execPath, ['--import', 'tsx', process.argv[1]!, '--burst', checkout, '--payouts', String(payouts)], {
+function runBurst(checkout: string, payouts: number, kind: Kind, label: 'a' | 'b'): Promise<BurstResult> {
+  // On PostgreSQL each build's connections carry a name of their own, so their backends can be told apart.
+  const applicationName = `paired-${label}-${process.pid}`;
+  const pgUrl = new URL(process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test');
+  pgUrl.searchParams.set('application_name', applicationName);
+  const child = spawn(process.execPath, ['--import', 'tsx', process.argv[1]!, '--burst', checkout, '--payouts', String(payouts), '--kind', kind], {
     cwd: checkout,
     stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, TEST_DATABASE_URL: pgUrl.toString(), PAIRED_APPLICATION_NAME: process.env.TEST_STORE === 'postgres' ? applicationName : '' },
   });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -97,30 +143,41 @@ function runBurst(checkout: string, payouts: number): Promise<BurstResult> {
 
 async function main(): Promise<void> {
   const payouts = Number(values.payouts ?? 3000);
+  const kind: Kind = values.kind === 'payments' ? 'payments' : 'payouts';
+  if (values.kind !== undefined && values.kind !== 'payments' && values.kind !== 'payouts') throw new Error('--kind is payouts or payments');
   if (values.burst !== undefined) {
-    process.stdout.write(`${JSON.stringify(await burst(path.resolve(values.burst), payouts))}\n`);
+    process.stdout.write(`${JSON.stringify(await burst(path.resolve(values.burst), payouts, kind))}\n`);
     return;
   }
   if (values.a === undefined || values.b === undefined) throw new Error('usage: npx tsx bench/paired-builds.ts --a <checkout> --b <checkout> [--rounds 4] [--payouts 3000]');
   const builds = { a: path.resolve(values.a), b: path.resolve(values.b) };
   const rounds = Number(values.rounds ?? 4);
-  console.log(`paired builds: ${payouts} payouts a burst, ${rounds} rounds\n  a = ${builds.a}\n  b = ${builds.b}\n`);
-  console.log('round  a µs/payout  b µs/payout  b / a   a wall s  b wall s');
+  const unit = kind === 'payments' ? 'payment' : 'payout';
+  console.log(`paired builds: ${payouts} ${kind} a burst, ${rounds} rounds, ${process.env.TEST_STORE === 'postgres' ? 'PostgreSQL' : 'SQLite'}\n  a = ${builds.a}\n  b = ${builds.b}\n`);
+  console.log(`round  a µs/${unit}  b µs/${unit}  b / a   a db µs  b db µs  db b / a  a wall s  b wall s`);
   const ratios: number[] = [];
+  const dbRatios: number[] = [];
   for (let round = 1; round <= rounds; round++) {
     // The one launched first gets a head start of a few milliseconds: alternate it.
     const [first, second] = round % 2 === 1 ? (['a', 'b'] as const) : (['b', 'a'] as const);
-    const started = { [first]: runBurst(builds[first], payouts), [second]: runBurst(builds[second], payouts) } as Record<'a' | 'b', Promise<BurstResult>>;
+    const started = { [first]: runBurst(builds[first], payouts, kind, first), [second]: runBurst(builds[second], payouts, kind, second) } as Record<'a' | 'b', Promise<BurstResult>>;
     const [a, b] = await Promise.all([started.a, started.b]);
     const ratio = b.cpuUsPerPayout / a.cpuUsPerPayout;
     ratios.push(ratio);
+    const db = (r: BurstResult): string => (r.dbCpuUsPerPayout === null ? '-' : r.dbCpuUsPerPayout.toFixed(0)).padStart(7);
+    const dbRatio = a.dbCpuUsPerPayout && b.dbCpuUsPerPayout ? (b.dbCpuUsPerPayout / a.dbCpuUsPerPayout).toFixed(3) : '-';
+    if (a.dbCpuUsPerPayout && b.dbCpuUsPerPayout) dbRatios.push(b.dbCpuUsPerPayout / a.dbCpuUsPerPayout);
     console.log(
       `${String(round).padStart(5)}  ${a.cpuUsPerPayout.toFixed(0).padStart(11)}  ${b.cpuUsPerPayout.toFixed(0).padStart(11)}  ${ratio.toFixed(3).padStart(5)}` +
-        `  ${(a.wallMs / 1000).toFixed(1).padStart(8)}  ${(b.wallMs / 1000).toFixed(1).padStart(8)}`,
+        `  ${db(a)}  ${db(b)}  ${dbRatio.padStart(8)}  ${(a.wallMs / 1000).toFixed(1).padStart(8)}  ${(b.wallMs / 1000).toFixed(1).padStart(8)}`,
     );
   }
-  const sorted = [...ratios].sort((x, y) => x - y);
-  console.log(`\nb / a: median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(3)}, from ${sorted[0]!.toFixed(3)} to ${sorted.at(-1)!.toFixed(3)}`);
+  const spread = (values: number[]): string => {
+    const sorted = [...values].sort((x, y) => x - y);
+    return `median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(3)}, from ${sorted[0]!.toFixed(3)} to ${sorted.at(-1)!.toFixed(3)}`;
+  };
+  console.log(`\nb / a: ${spread(ratios)}`);
+  if (dbRatios.length > 0) console.log(`PostgreSQL backends, b / a: ${spread(dbRatios)}`);
 }
 
 main().then(
