@@ -6,7 +6,7 @@ import { addCollectionLeases, addLateResolutions, createPaymentTables, indexLive
 import { addPayoutApprovals } from './domain/payouts/approval-migrations.js';
 import { createPayoutBatches } from './domain/payouts/batch-migrations.js';
 import { addPayoutNameChecks } from './domain/payouts/name-check-migrations.js';
-import { addPayoutFallbacks, createPayoutsTable, dropPayoutsTable, indexLivePayoutsByDueTime, indexPayoutsForStatements } from './domain/payouts/payout-migrations.js';
+import { addPayoutFallbacks, createPayoutsTable, dropPayoutsTable, indexLivePayoutsByDueTime, indexPayoutQueuesByTime, indexPayoutsForStatements } from './domain/payouts/payout-migrations.js';
 import { createUsdtRates } from './domain/rate-migrations.js';
 import { addSignaturePaths, createRateLimitWindows, createSignatureClaims, createUsedSignatures, dropSignatureClaimsExpiry } from './http/request-guard-migrations.js';
 import { createLedgerTables } from './ledger/ledger-migrations.js';
@@ -43,4 +43,5 @@ export const MIGRATIONS: Migrations = {
   '0018_payouts_live_due': migrationOf(indexLivePayoutsByDueTime),
   '0019_signature_claims_key_only': migrationOf(dropSignatureClaimsExpiry),
   '0020_payments_live_queues': migrationOf(indexLiveQueuesOnly),
+  '0021_payouts_live_queues': migrationOf(indexPayoutQueuesByTime),
 };

@@ -26,6 +26,15 @@ export const collectionsWaiting = (db: Db) =>
     .where('collection_next_at_ms', '>=', 0n)
     .groupBy('channel');
 
+/** Payouts not yet final, by connector and status, from the live payouts' partial index (0021) in the same way (the statuses as literals, as the payout job's claim writes them: SQLite proves a partial index's condition from literals only). */
+export const payoutsInFlight = (db: Db) =>
+  db
+    .selectFrom('payouts')
+    .select(['channel', 'status', (eb) => eb.fn.countAll<string | number | bigint>().as('n')])
+    .where('status', 'in', [sql.lit('Initiated' as const), sql.lit('Processing' as const)])
+    .where('next_action_at_ms', '>=', 0n)
+    .groupBy(['channel', 'status']);
+
 export function outcomeOf(error: unknown): CallOutcome {
   if (error instanceof UpstreamUnavailableError) return 'unavailable';
   if (error instanceof UpstreamRefusedError || error instanceof AppError) return 'refused';
@@ -86,12 +95,7 @@ export class ConnectorMetrics {
       registers: [this.registry],
       async collect() {
         this.reset();
-        const rows = await db
-          .selectFrom('payouts')
-          .select(['channel', 'status', (eb) => eb.fn.countAll<string | number | bigint>().as('n')])
-          .where('status', 'in', ['Initiated', 'Processing'])
-          .groupBy(['channel', 'status'])
-          .execute();
+        const rows = await payoutsInFlight(db).execute();
         for (const row of rows) this.set({ connector: row.channel, status: row.status }, Number(row.n));
       },
     });

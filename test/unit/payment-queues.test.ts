@@ -1,7 +1,7 @@
 // The payments table's work queues as partial indexes (migration 0020_payments_live_queues): after the
 // migration each queue's query still finds exactly the rows due, each store plans it on its own small
 // index, and a finished payment is in none of them.
-import { CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/core/ids.js';
 import type { PaymentsTable } from '../../src/domain/payments/payment-rows.js';
@@ -10,6 +10,7 @@ import { MIGRATIONS } from '../../src/migrations.js';
 import { collectionsWaiting } from '../../src/routing/connector-metrics.js';
 import type { Store } from '../../src/store/db.js';
 import { migrate } from '../../src/store/migrator.js';
+import { indexNamesOf, planOf } from '../helpers/plans.js';
 import { openStoreBefore } from '../helpers/store.js';
 
 const STORE = process.env.TEST_STORE === 'postgres' ? 'PostgreSQL' : 'SQLite';
@@ -65,33 +66,6 @@ function payment(label: string, overrides: Partial<PaymentsTable>): PaymentsTabl
   };
 }
 
-async function indexNames(store: Store): Promise<string[]> {
-  const rows =
-    STORE === 'SQLite'
-      ? await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'payments'`.execute(store.db)
-      : await sql<{ name: string }>`SELECT indexname AS name FROM pg_indexes WHERE tablename = 'payments' AND schemaname = current_schema()`.execute(store.db);
-  return rows.rows.map((r) => r.name);
-}
-
-/** The store's plan for one queue's query (as the repository compiles it), as text. */
-async function planOf(store: Store, compiled: { sql: string; parameters: readonly unknown[] }): Promise<string> {
-  if (STORE === 'SQLite') {
-    const rows = await store.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${compiled.sql}`, [...compiled.parameters]));
-    return rows.rows.map((r) => r.detail).join('\n');
-  }
-  // A table this small is read whole whatever its indexes; with that ruled out the planner shows
-  // whether it can use the partial index, which it may only when the query implies its condition.
-  return store.db.connection().execute(async (conn) => {
-    await sql`SET enable_seqscan = off`.execute(conn);
-    try {
-      const rows = await conn.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`EXPLAIN ${compiled.sql}`, [...compiled.parameters]));
-      return rows.rows.map((r) => r['QUERY PLAN']).join('\n');
-    } finally {
-      await sql`SET enable_seqscan = on`.execute(conn);
-    }
-  });
-}
-
 /** `count` payments finished long ago, written in chunks: the table's history. */
 async function writeHistory(store: Store, count: number): Promise<void> {
   for (let i = 0; i < count; i += 250) {
@@ -132,7 +106,7 @@ describe(`migration 0020_payments_live_queues (${STORE})`, () => {
         refunded: payment('refunded', { status: 'Refund', collection_state: 'ready', upstream_ref: 'up-5', refund_state: 'done', refund_ref: 'rf-2', refund_next_at_ms: null }),
       };
       await store.db.insertInto('payments').values(Object.values(rows)).execute();
-      expect(await indexNames(store)).toEqual(expect.arrayContaining(OLD_INDEXES));
+      expect(await indexNamesOf(store, 'payments')).toEqual(expect.arrayContaining(OLD_INDEXES));
 
       const queues = async () => ({
         collect: (await collectionsDue(store.db, NOW_MS, 50)).map((r) => r.transaction_ref),
@@ -149,7 +123,7 @@ describe(`migration 0020_payments_live_queues (${STORE})`, () => {
       expect(await queues()).toEqual(expected);
 
       await migrate(store.db, MIGRATIONS, location.databaseSchema);
-      const names = await indexNames(store);
+      const names = await indexNamesOf(store, 'payments');
       expect(names).toEqual(expect.arrayContaining(QUEUE_INDEXES));
       for (const old of OLD_INDEXES) expect(names).not.toContain(old);
       expect(await queues()).toEqual(expected);

@@ -76,3 +76,31 @@ export async function indexLivePayoutsByDueTime(db: Kysely<any>): Promise<void> 
     .execute();
   await db.schema.dropIndex('payouts_due').execute();
 }
+
+/**
+ * Step of 0021_payouts_live_queues: the payouts' two status-led queues name their time column in their
+ * condition, as the payments' do since 0020 (payment-migrations.ts). `payouts_live_due` is rebuilt with
+ * `next_action_at_ms IS NOT NULL` added (true of every live payout: only PendingApproval and final
+ * payouts have none), and `payouts_status_updated`, a full index over every payout led by its status,
+ * gives way to `payouts_processing_updated`, the Processing payouts alone by their last change (the
+ * stuck-payout check, its one reader). The jobs' own queries compare those times, so both stores still
+ * read the indexes for them; a payout's own conditional updates (by transaction_ref, checking the
+ * status) do not, so no planner can take a queue for them. With statistics taken while nothing was in
+ * flight PostgreSQL did, and each update of a backlog of 3,000 payouts read all of them.
+ */
+export async function indexPayoutQueuesByTime(db: Kysely<any>): Promise<void> {
+  await db.schema.dropIndex('payouts_live_due').execute();
+  await db.schema
+    .createIndex('payouts_live_due')
+    .on('payouts')
+    .column('next_action_at_ms')
+    .where(sql<boolean>`status IN ('Initiated', 'Processing') AND next_action_at_ms IS NOT NULL`)
+    .execute();
+  await db.schema.dropIndex('payouts_status_updated').execute();
+  await db.schema
+    .createIndex('payouts_processing_updated')
+    .on('payouts')
+    .column('updated_at_ms')
+    .where(sql<boolean>`status = 'Processing' AND updated_at_ms IS NOT NULL`)
+    .execute();
+}

@@ -1,0 +1,145 @@
+// The payouts' queues after migration 0021_payouts_live_queues: each index's condition names its time
+// column, so the jobs' queries (which compare it) still read the small partial indexes, and a payout's
+// own conditional updates (by transactionRef, checking its status) are planned on the primary key even
+// when the statistics were taken before a backlog arrived. Before 0021 PostgreSQL planned those updates
+// on `payouts_status_updated` and read every payout of the status for each.
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { freeDueRows, stuckPayouts, submissionsDue } from '../../src/domain/payouts/payout-repository.js';
+import type { PayoutStatus, PayoutsTable } from '../../src/domain/payouts/payout-rows.js';
+import { MIGRATIONS } from '../../src/migrations.js';
+import { payoutsInFlight } from '../../src/routing/connector-metrics.js';
+import { migrate } from '../../src/store/migrator.js';
+import { insertMerchant, T0_MS } from '../ledger/helpers.js';
+import { indexNamesOf, planOf } from '../helpers/plans.js';
+import { openStoreBefore } from '../helpers/store.js';
+
+const STORE = process.env.TEST_STORE === 'postgres' ? 'PostgreSQL' : 'SQLite';
+const M = 'm-queues';
+const NOW = T0_MS + 3_600_000;
+/** Final payouts written before the statistics are taken: enough for PostgreSQL to plan by them. */
+const HISTORY = 20_000;
+
+function payout(ref: string, status: PayoutStatus, at: { due?: number; updated?: number; approvalExpires?: number } = {}): PayoutsTable {
+  const final = status === 'Success' || status === 'Failed';
+  return {
+    transaction_ref: ref,
+    merchant_id: M,
+    merchant_ref: `mr-${ref}`,
+    request_hash: 'h',
+    currency: 'IDR',
+    method: 'BANK',
+    amount_minor: 10_000n,
+    fee_minor: 500n,
+    bank_code: '014',
+    beneficiary_name: 'Budi',
+    account: '1234567890',
+    phone: '081234567890',
+    email: 'b@example.com',
+    webhook_url: null,
+    status,
+    failure_reason: null,
+    upstream_ref: null,
+    utr: null,
+    channel: 'simulator',
+    name_check_name: null,
+    name_check_score: null,
+    name_check_threshold: null,
+    fallback_channels: null,
+    submit_attempts: status === 'Initiated' ? 0n : 1n,
+    query_attempts: 0n,
+    next_action_at_ms: at.due === undefined ? null : BigInt(at.due),
+    locked_until_ms: null,
+    created_at_ms: BigInt(T0_MS),
+    updated_at_ms: BigInt(at.updated ?? T0_MS),
+    completed_at_ms: final ? BigInt(T0_MS) : null,
+    batch_id: null,
+    created_by_key_id: null,
+    approval_expires_at_ms: at.approvalExpires === undefined ? null : BigInt(at.approvalExpires),
+    approval_decided_by_key_id: null,
+    approval_reason: null,
+  };
+}
+
+describe(`migration 0021_payouts_live_queues (${STORE})`, () => {
+  it("keeps the jobs' queries on the small indexes and a payout's own updates on its primary key", async () => {
+    const { store, location } = await openStoreBefore('0021_payouts_live_queues');
+    try {
+      await insertMerchant(store.db, M);
+      for (let i = 0; i < HISTORY; i += 200) {
+        const done = Array.from({ length: 200 }, (_, k) => payout(`done-${i + k}`, (i + k) % 2 === 0 ? 'Success' : 'Failed'));
+        await store.db.insertInto('payouts').values(done).execute();
+      }
+      await sql`ANALYZE payouts`.execute(store.db);
+      // The bank was down: 300 payouts wait to be sent, 20 wait for the bank's answer (5 of them stuck
+      // for an hour), 5 wait for approval.
+      const backlog = [
+        ...Array.from({ length: 300 }, (_, i) => payout(`init-${i}`, 'Initiated', { due: T0_MS + i * 1_000 })),
+        ...Array.from({ length: 20 }, (_, i) => payout(`proc-${i}`, 'Processing', { due: NOW + 60_000, updated: i < 5 ? T0_MS : NOW - 60_000 })),
+        ...Array.from({ length: 5 }, (_, i) => payout(`approval-${i}`, 'PendingApproval', { approvalExpires: NOW + 3_600_000 })),
+      ];
+      for (let i = 0; i < backlog.length; i += 100) await store.db.insertInto('payouts').values(backlog.slice(i, i + 100)).execute();
+
+      const due = () => freeDueRows(store.db, NOW, submissionsDue(NOW, 16));
+      const stuck = async () => (await stuckPayouts(store.db, NOW, 30 * 60_000, 50)).map((r) => r.transaction_ref);
+      const inFlight = async () => (await payoutsInFlight(store.db).execute()).map((r) => `${r.channel}/${r.status}/${Number(r.n)}`).sort();
+      const before = { due: (await due().execute()).map((r) => r.transaction_ref), stuck: await stuck(), inFlight: await inFlight() };
+      expect(before.due).toHaveLength(16);
+      expect(before.stuck).toEqual(['proc-0', 'proc-1', 'proc-2', 'proc-3', 'proc-4']);
+      expect(before.inFlight).toEqual(['simulator/Initiated/300', 'simulator/Processing/20']);
+
+      await migrate(store.db, MIGRATIONS, location.databaseSchema);
+      const names = await indexNamesOf(store, 'payouts');
+      expect(names).toEqual(expect.arrayContaining(['payouts_live_due', 'payouts_processing_updated']));
+      expect(names).not.toContain('payouts_status_updated');
+      expect({ due: (await due().execute()).map((r) => r.transaction_ref), stuck: await stuck(), inFlight: await inFlight() }).toEqual(before);
+
+      // The jobs' reads and the /metrics count each read a partial queue index.
+      const reads = {
+        payouts_live_due: [due(), payoutsInFlight(store.db)],
+        payouts_processing_updated: [
+          store.db
+            .selectFrom('payouts')
+            .selectAll()
+            .where('status', '=', 'Processing')
+            .where('updated_at_ms', '<=', BigInt(NOW - 30 * 60_000))
+            .orderBy('updated_at_ms')
+            .limit(50),
+        ],
+      };
+      for (const [index, queries] of Object.entries(reads)) {
+        for (const query of queries) expect(await planOf(store, query.compile())).toContain(index);
+      }
+
+      // A payout's own updates, shaped as the submission job's and the outcomes' are.
+      const ref = 'init-10';
+      const lease = BigInt(NOW + 45_000);
+      const ownUpdates = [
+        store.db
+          .updateTable('payouts')
+          .set({ locked_until_ms: lease, submit_attempts: 1n })
+          .where('transaction_ref', '=', ref)
+          .where('status', '=', 'Initiated')
+          .where('submit_attempts', '=', 0n)
+          .where((eb) => eb.or([eb('locked_until_ms', 'is', null), eb('locked_until_ms', '<=', BigInt(NOW))])),
+        store.db.updateTable('payouts').set({ status: 'Processing', updated_at_ms: BigInt(NOW) }).where('transaction_ref', '=', ref).where('status', 'in', ['Initiated']),
+        store.db
+          .updateTable('payouts')
+          .set({ status: 'Success', next_action_at_ms: null, completed_at_ms: BigInt(NOW) })
+          .where('transaction_ref', '=', ref)
+          .where('status', 'in', ['Initiated', 'Processing']),
+        store.db
+          .updateTable('payouts')
+          .set({ locked_until_ms: null, next_action_at_ms: BigInt(NOW + 5_000) })
+          .where('transaction_ref', '=', ref)
+          .where('locked_until_ms', '=', lease)
+          .where('status', 'in', ['Initiated', 'Processing']),
+      ];
+      const primaryKey = STORE === 'SQLite' ? 'sqlite_autoindex_payouts_1' : 'payouts_pkey';
+      for (const query of ownUpdates) expect(await planOf(store, query.compile())).toContain(primaryKey);
+    } finally {
+      await store.close();
+      await location.drop();
+    }
+  });
+});
