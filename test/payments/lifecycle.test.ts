@@ -237,6 +237,23 @@ describe('reconciliation', () => {
     expect((await row(ref)).status).toBe('Success');
   });
 
+  it('writes a payment once when its channel still calls it pending: the claim already set its next time', async () => {
+    const { ref } = await pendingPayment('IDR', 'OVO');
+    while ((await h.payments.requestDueCollections()) > 0);
+    h.clock.advance(2 * MINUTE_MS);
+    const statementsBefore = h.store.statements();
+    const reconciled = await h.jobs.reconciliation.runDue();
+    const statements = h.store.statements() - statementsBefore;
+    // The due payments' read, then one conditional update each (the claim); before, each answer that
+    // changed nothing wrote the same payment again to set its next time.
+    expect(reconciled).toBeGreaterThan(0);
+    expect(statements).toBe(1 + reconciled);
+    const after = await row(ref);
+    expect(after.status).toBe('Pending');
+    // Two minutes old: asked again two minutes from now.
+    expect(Number(after.reconcile_at_ms)).toBe(h.clock.nowMs() + 2 * MINUTE_MS);
+  });
+
   it('backs off while nothing happened and leaves the last word to expiry', async () => {
     const { ref } = await pendingPayment('IDR', 'OVO');
     while ((await h.payments.requestDueCollections()) > 0);

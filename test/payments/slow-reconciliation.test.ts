@@ -52,6 +52,7 @@ describe('a slow channel answer holds one slot of the reconciliation and expiry 
     worker = new Worker([h.jobs.reconciliation, h.jobs.expiry], { error: () => undefined });
     worker.start();
     await eventually(async () => h.simulator.stats.heldRequests === 1, 10_000);
+    const requestsWhileHeld = h.simulator.stats.requests;
 
     // Within the held payment's lease, the others become due for reconciliation and expiry.
     h.clock.set(start + 30 * MINUTE_MS);
@@ -61,17 +62,24 @@ describe('a slow channel answer holds one slot of the reconciliation and expiry 
       expect((await row(ref)).status).toBe('Pending');
     }
     for (const ref of expiring) await eventually(async () => (await row(ref)).status === 'Expired', 10_000);
+    // Their claims set the times above before the queries left: wait for the four queries themselves
+    // (two reconciliations, two last words at expiry).
+    await eventually(async () => h.simulator.stats.requests >= requestsWhileHeld + 4, 10_000);
     const leased = await row(held);
     expect(leased.status).toBe('Pending');
-    expect(Number(leased.reconcile_at_ms)).toBeGreaterThan(start + 30 * MINUTE_MS);
+    // Its claim at start + 29.5 min, two minutes after it was made, set its next time two minutes on,
+    // which is also what keeps every other worker off it while its query is held.
+    const nextMs = start + 31 * MINUTE_MS + 30 * SECOND_MS;
+    expect(Number(leased.reconcile_at_ms)).toBe(nextMs);
 
     const requestsBeforeRelease = h.simulator.stats.requests;
     h.simulator.releaseHeld();
-    // Reconciled once, at start + 30 min, 2.5 minutes after it was made: asked again 2.5 minutes later.
-    const nextMs = start + 32 * MINUTE_MS + 30 * SECOND_MS;
-    await eventually(async () => Number((await row(held)).reconcile_at_ms) === nextMs, 10_000);
     await worker.stop();
     worker = null;
+    // Waits for the held payment's answer to be handled: reconciled once, and the answer (still
+    // pending) left the time its claim set.
+    await h.jobs.reconciliation.close();
+    expect(Number((await row(held)).reconcile_at_ms)).toBe(nextMs);
     expect((await row(held)).status).toBe('Pending');
     expect(h.simulator.stats.heldRequests).toBe(1);
     expect(h.simulator.stats.requests).toBe(requestsBeforeRelease);

@@ -209,7 +209,8 @@ export async function claimCollection(db: Executor, row: PaymentsTable, leaseUnt
 
 /**
  * Takes a pending payment for this worker's reconciliation or expiry until `leaseUntilMs`: moves its
- * reconcile time forward only if it still holds the value read, so one worker asks the channel.
+ * reconcile time there only if it still holds the value read, so one worker asks the channel. A
+ * reconciliation's lease is its next regular time (reconciler.ts), an expiry's CLAIM_LEASE_MS.
  */
 export async function claimReconciliation(db: Executor, row: PaymentsTable, leaseUntilMs: number): Promise<boolean> {
   const result = await db
