@@ -3,7 +3,7 @@
 import { addAuditAddress, createAuditLog, generaliseAuditLog } from './audit/audit-migrations.js';
 import { createFeeAndLimitOverrides } from './domain/fee-migrations.js';
 import { addCollectionLeases, addLateResolutions, createPaymentTables, indexLiveQueuesOnly, indexPaymentCompletion, indexPaymentsForStatements } from './domain/payments/payment-migrations.js';
-import { addPayoutApprovals } from './domain/payouts/approval-migrations.js';
+import { addPayoutApprovals, indexApprovalDeadlines } from './domain/payouts/approval-migrations.js';
 import { createPayoutBatches } from './domain/payouts/batch-migrations.js';
 import { addPayoutNameChecks } from './domain/payouts/name-check-migrations.js';
 import { addPayoutFallbacks, createPayoutsTable, dropPayoutsTable, indexLivePayoutsByDueTime, indexPayoutQueuesByTime, indexPayoutsForStatements } from './domain/payouts/payout-migrations.js';
@@ -44,4 +44,5 @@ export const MIGRATIONS: Migrations = {
   '0019_signature_claims_key_only': migrationOf(dropSignatureClaimsExpiry),
   '0020_payments_live_queues': migrationOf(indexLiveQueuesOnly),
   '0021_payouts_live_queues': migrationOf(indexPayoutQueuesByTime),
+  '0022_payouts_approval_deadlines': migrationOf(indexApprovalDeadlines),
 };

@@ -5,10 +5,12 @@
 // on `payouts_status_updated` and read every payout of the status for each.
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { approvalsExpired } from '../../src/domain/payouts/approvals.js';
 import { freeDueRows, stuckPayouts, submissionsDue } from '../../src/domain/payouts/payout-repository.js';
 import type { PayoutStatus, PayoutsTable } from '../../src/domain/payouts/payout-rows.js';
 import { MIGRATIONS } from '../../src/migrations.js';
 import { payoutsInFlight } from '../../src/routing/connector-metrics.js';
+import type { Store } from '../../src/store/db.js';
 import { migrate } from '../../src/store/migrator.js';
 import { insertMerchant, T0_MS } from '../ledger/helpers.js';
 import { indexNamesOf, planOf } from '../helpers/plans.js';
@@ -61,16 +63,23 @@ function payout(ref: string, status: PayoutStatus, at: { due?: number; updated?:
   };
 }
 
+/** `HISTORY` final payouts, written before the statistics are taken. */
+async function writeHistory(store: Store): Promise<void> {
+  await insertMerchant(store.db, M);
+  for (let i = 0; i < HISTORY; i += 200) {
+    const done = Array.from({ length: 200 }, (_, k) => payout(`done-${i + k}`, (i + k) % 2 === 0 ? 'Success' : 'Failed'));
+    await store.db.insertInto('payouts').values(done).execute();
+  }
+  await sql`ANALYZE payouts`.execute(store.db);
+}
+
+const PRIMARY_KEY = STORE === 'SQLite' ? 'sqlite_autoindex_payouts_1' : 'payouts_pkey';
+
 describe(`migration 0021_payouts_live_queues (${STORE})`, () => {
   it("keeps the jobs' queries on the small indexes and a payout's own updates on its primary key", async () => {
     const { store, location } = await openStoreBefore('0021_payouts_live_queues');
     try {
-      await insertMerchant(store.db, M);
-      for (let i = 0; i < HISTORY; i += 200) {
-        const done = Array.from({ length: 200 }, (_, k) => payout(`done-${i + k}`, (i + k) % 2 === 0 ? 'Success' : 'Failed'));
-        await store.db.insertInto('payouts').values(done).execute();
-      }
-      await sql`ANALYZE payouts`.execute(store.db);
+      await writeHistory(store);
       // The bank was down: 300 payouts wait to be sent, 20 wait for the bank's answer (5 of them stuck
       // for an hour), 5 wait for approval.
       const backlog = [
@@ -135,8 +144,44 @@ describe(`migration 0021_payouts_live_queues (${STORE})`, () => {
           .where('locked_until_ms', '=', lease)
           .where('status', 'in', ['Initiated', 'Processing']),
       ];
-      const primaryKey = STORE === 'SQLite' ? 'sqlite_autoindex_payouts_1' : 'payouts_pkey';
-      for (const query of ownUpdates) expect(await planOf(store, query.compile())).toContain(primaryKey);
+      for (const query of ownUpdates) expect(await planOf(store, query.compile())).toContain(PRIMARY_KEY);
+    } finally {
+      await store.close();
+      await location.drop();
+    }
+  });
+});
+
+describe(`migration 0022_payouts_approval_deadlines (${STORE})`, () => {
+  it("keeps the approval expiry on the deadlines' index and a decision on the payout's primary key", async () => {
+    const { store, location } = await openStoreBefore('0022_payouts_approval_deadlines');
+    try {
+      await writeHistory(store);
+      // A batch of 300 payouts waits for approval, all with one deadline; 5 passed theirs.
+      const waiting = [
+        ...Array.from({ length: 300 }, (_, i) => payout(`approval-${i}`, 'PendingApproval', { approvalExpires: NOW + 3_600_000 })),
+        ...Array.from({ length: 5 }, (_, i) => payout(`lapsed-${i}`, 'PendingApproval', { approvalExpires: NOW - 60_000 + i })),
+      ];
+      for (let i = 0; i < waiting.length; i += 100) await store.db.insertInto('payouts').values(waiting.slice(i, i + 100)).execute();
+      const expired = async () => (await freeDueRows(store.db, NOW, approvalsExpired(NOW, 16)).execute()).map((r) => r.transaction_ref);
+      expect(await expired()).toEqual(['lapsed-0', 'lapsed-1', 'lapsed-2', 'lapsed-3', 'lapsed-4']);
+
+      await migrate(store.db, MIGRATIONS, location.databaseSchema);
+      expect(await expired()).toEqual(['lapsed-0', 'lapsed-1', 'lapsed-2', 'lapsed-3', 'lapsed-4']);
+      expect(await planOf(store, freeDueRows(store.db, NOW, approvalsExpired(NOW, 16)).compile())).toContain('payouts_approval_due');
+
+      // An approval (as approvePayout writes it) and a rejection (closePayout from PendingApproval).
+      const ref = 'approval-7';
+      const decisions = [
+        store.db
+          .updateTable('payouts')
+          .set({ status: 'Initiated', approval_expires_at_ms: null, next_action_at_ms: BigInt(NOW) })
+          .where('transaction_ref', '=', ref)
+          .where('status', '=', 'PendingApproval')
+          .where(sql<bigint>`coalesce(approval_expires_at_ms, 0)`, '>', BigInt(NOW)),
+        store.db.updateTable('payouts').set({ status: 'Failed', completed_at_ms: BigInt(NOW) }).where('transaction_ref', '=', ref).where('status', 'in', ['PendingApproval']),
+      ];
+      for (const query of decisions) expect(await planOf(store, query.compile())).toContain(PRIMARY_KEY);
     } finally {
       await store.close();
       await location.drop();
