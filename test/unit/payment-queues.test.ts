@@ -5,7 +5,16 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/core/ids.js';
 import type { PaymentsTable } from '../../src/domain/payments/payment-rows.js';
-import { collectionsDue, expiredPending, reconciliationsDue, refundsDue } from '../../src/domain/payments/repository.js';
+import {
+  collectionsDue,
+  collectionsDueQuery,
+  expiredPending,
+  expiredPendingQuery,
+  reconciliationsDue,
+  reconciliationsDueQuery,
+  refundsDue,
+  refundsDueQuery,
+} from '../../src/domain/payments/repository.js';
 import { MIGRATIONS } from '../../src/migrations.js';
 import { collectionsWaiting } from '../../src/routing/connector-metrics.js';
 import type { Store } from '../../src/store/db.js';
@@ -137,43 +146,13 @@ describe(`migration 0020_payments_live_queues (${STORE})`, () => {
       // Each queue's query, as the repository builds it, reads one of the queues' small indexes.
       const limit = 50;
       const now = BigInt(NOW_MS);
-      const dueQueries = [
-        store.db
-          .selectFrom('payments')
-          .selectAll()
-          .where('collection_state', '=', 'requested')
-          .where('collection_next_at_ms', '<=', now)
-          .where((eb) => eb.or([eb('collection_lease_until_ms', 'is', null), eb('collection_lease_until_ms', '<=', now)]))
-          .orderBy('collection_next_at_ms')
-          .limit(limit),
-        store.db
-          .selectFrom('payments')
-          .selectAll()
-          .where('status', '=', 'Pending')
-          .where('expires_at_ms', '<=', now)
-          .where((eb) => eb.or([eb('reconcile_at_ms', 'is', null), eb('reconcile_at_ms', '<=', now)]))
-          .orderBy('expires_at_ms')
-          .limit(limit),
-        store.db
-          .selectFrom('payments')
-          .selectAll()
-          .where('status', '=', 'Pending')
-          .where('reconcile_at_ms', '<=', now)
-          .where('expires_at_ms', '>', now)
-          .orderBy('reconcile_at_ms')
-          .limit(limit),
-        store.db
-          .selectFrom('payments')
-          .selectAll()
-          .where('refund_state', '=', 'requested')
-          .where('refund_next_at_ms', '<=', now)
-          .orderBy('refund_next_at_ms')
-          .limit(limit),
+      // So does the /metrics count of payments waiting for their collection.
+      const queueReads = [
+        ...[collectionsDueQuery, expiredPendingQuery, reconciliationsDueQuery, refundsDueQuery].map((query) => query(store.db, now, limit).compile()),
+        collectionsWaiting(store.db).compile(),
       ];
-      // The /metrics count of payments waiting for their collection reads the same small index.
-      dueQueries.push(collectionsWaiting(store.db) as never);
-      for (const query of dueQueries) {
-        const plan = await planOf(store, query.compile());
+      for (const compiled of queueReads) {
+        const plan = await planOf(store, compiled);
         expect(QUEUE_INDEXES.some((index) => plan.includes(index)), plan).toBe(true);
       }
 

@@ -109,23 +109,49 @@ export async function insertAllIfNew(db: Executor, rows: readonly PaymentsTable[
 }
 
 /**
+ * The four queues' reads, as queries (each job runs them through the functions below; the tests of
+ * migration 0020 plan them as they are): each compares its queue's due time, which is what lets both
+ * stores read the queue's partial index for it (payment-migrations.ts).
+ */
+export const collectionsDueQuery = (db: Executor, nowMs: bigint, limit: number) =>
+  db
+    .selectFrom('payments')
+    .selectAll()
+    .where('collection_state', '=', 'requested')
+    .where('collection_next_at_ms', '<=', nowMs)
+    .where((eb) => eb.or([eb('collection_lease_until_ms', 'is', null), eb('collection_lease_until_ms', '<=', nowMs)]))
+    .orderBy('collection_next_at_ms')
+    .limit(limit);
+
+export const expiredPendingQuery = (db: Executor, nowMs: bigint, limit: number) =>
+  db
+    .selectFrom('payments')
+    .selectAll()
+    .where('status', '=', 'Pending')
+    .where('expires_at_ms', '<=', nowMs)
+    .where((eb) => eb.or([eb('reconcile_at_ms', 'is', null), eb('reconcile_at_ms', '<=', nowMs)]))
+    .orderBy('expires_at_ms')
+    .limit(limit);
+
+export const reconciliationsDueQuery = (db: Executor, nowMs: bigint, limit: number) =>
+  db
+    .selectFrom('payments')
+    .selectAll()
+    .where('status', '=', 'Pending')
+    .where('reconcile_at_ms', '<=', nowMs)
+    .where('expires_at_ms', '>', nowMs)
+    .orderBy('reconcile_at_ms')
+    .limit(limit);
+
+export const refundsDueQuery = (db: Executor, nowMs: bigint, limit: number) =>
+  db.selectFrom('payments').selectAll().where('refund_state', '=', 'requested').where('refund_next_at_ms', '<=', nowMs).orderBy('refund_next_at_ms').limit(limit);
+
+/**
  * The collection job's read of due payments, compiled once: the job runs it whenever it has free slots.
  * On PostgreSQL it is planned for each call's values, not once for any (a generic plan of a range
  * over the due time could not know how few rows are due).
  */
-const dueCollections = new HotQuery(
-  2,
-  (db, nowMs: bigint, limit: number) =>
-    db
-      .selectFrom('payments')
-      .selectAll()
-      .where('collection_state', '=', 'requested')
-      .where('collection_next_at_ms', '<=', nowMs)
-      .where((eb) => eb.or([eb('collection_lease_until_ms', 'is', null), eb('collection_lease_until_ms', '<=', nowMs)]))
-      .orderBy('collection_next_at_ms')
-      .limit(limit),
-  { preparedOnServer: false },
-);
+const dueCollections = new HotQuery(2, collectionsDueQuery, { preparedOnServer: false });
 
 /** Payments whose collection the channel should be asked for now: due, and no worker's lease on them. */
 export async function collectionsDue(db: Executor, nowMs: number, limit: number): Promise<PaymentsTable[]> {
@@ -140,40 +166,17 @@ export function collectionIsDue(row: PaymentsTable, nowMs: number): boolean {
 
 /** Pending payments past their expiry, oldest first, skipping those waiting to ask the channel again. */
 export async function expiredPending(db: Executor, nowMs: number, limit: number): Promise<PaymentsTable[]> {
-  return db
-    .selectFrom('payments')
-    .selectAll()
-    .where('status', '=', 'Pending')
-    .where('expires_at_ms', '<=', BigInt(nowMs))
-    .where((eb) => eb.or([eb('reconcile_at_ms', 'is', null), eb('reconcile_at_ms', '<=', BigInt(nowMs))]))
-    .orderBy('expires_at_ms')
-    .limit(limit)
-    .execute();
+  return expiredPendingQuery(db, BigInt(nowMs), limit).execute();
 }
 
 /** Pending payments, not yet expired, whose collection the channel should be asked about. */
 export async function reconciliationsDue(db: Executor, nowMs: number, limit: number): Promise<PaymentsTable[]> {
-  return db
-    .selectFrom('payments')
-    .selectAll()
-    .where('status', '=', 'Pending')
-    .where('reconcile_at_ms', '<=', BigInt(nowMs))
-    .where('expires_at_ms', '>', BigInt(nowMs))
-    .orderBy('reconcile_at_ms')
-    .limit(limit)
-    .execute();
+  return reconciliationsDueQuery(db, BigInt(nowMs), limit).execute();
 }
 
 /** Refunds whose outcome the channel has not confirmed and whose lease ran out. */
 export async function refundsDue(db: Executor, nowMs: number, limit: number): Promise<PaymentsTable[]> {
-  return db
-    .selectFrom('payments')
-    .selectAll()
-    .where('refund_state', '=', 'requested')
-    .where('refund_next_at_ms', '<=', BigInt(nowMs))
-    .orderBy('refund_next_at_ms')
-    .limit(limit)
-    .execute();
+  return refundsDueQuery(db, BigInt(nowMs), limit).execute();
 }
 
 /**
