@@ -20,6 +20,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { processCpuMs } from './cpu.js';
 
 const { values } = parseArgs({
   options: {
@@ -46,21 +47,15 @@ interface BurstResult {
   readonly wallMs: number;
 }
 
-/** CPU (µs) the PostgreSQL backends serving `applicationName` have used so far, by pid (Linux /proc). */
-async function backendCpuUs(db: any, applicationName: string): Promise<Map<number, number>> {
+/** CPU (ms) the PostgreSQL backends serving `applicationName` have used so far, by pid. */
+async function backendCpuMs(db: any, applicationName: string): Promise<Map<number, number>> {
   const { sql } = await import('kysely');
   const rows = await sql<{ pid: number }>`SELECT pid FROM pg_stat_activity WHERE application_name = ${applicationName}`.execute(db);
-  const fs = await import('node:fs');
-  const ticksUs = 1_000_000 / 100; // USER_HZ
   const used = new Map<number, number>();
   for (const { pid } of rows.rows) {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      used.set(pid, (Number(fields[11]) + Number(fields[12])) * ticksUs);
-    } catch {
-      // The backend ended between the two reads.
-    }
+    const ms = processCpuMs(pid);
+    // null: the backend ended between the two reads.
+    if (ms !== null) used.set(pid, ms);
   }
   return used;
 }
@@ -106,13 +101,13 @@ async function burst(checkout: string, payouts: number, kind: Kind): Promise<Bur
     };
     await send(WARM_UP_PAYOUTS);
     const db = server.services.store.db;
-    const backendsBefore = applicationName ? await backendCpuUs(db, applicationName) : null;
+    const backendsBefore = applicationName ? await backendCpuMs(db, applicationName) : null;
     const before = process.cpuUsage();
     const startedMs = Date.now();
     await send(payouts);
     const used = process.cpuUsage(before);
     const wallMs = Date.now() - startedMs;
-    const dbCpuUsPerPayout = backendsBefore && applicationName ? sumSince(await backendCpuUs(db, applicationName), backendsBefore) / payouts : null;
+    const dbCpuUsPerPayout = backendsBefore && applicationName ? (sumSince(await backendCpuMs(db, applicationName), backendsBefore) * 1000) / payouts : null;
     return { cpuUsPerPayout: (used.user + used.system) / payouts, dbCpuUsPerPayout, wallMs };
   } finally {
     await server.close();
