@@ -8,6 +8,7 @@ import type { PayoutStatus, PayoutsTable } from '../../src/domain/payouts/payout
 import type { Store } from '../../src/store/db.js';
 import { insertMerchant, openFreshStore, T0_MS } from '../ledger/helpers.js';
 import type { TestDatabase } from '../helpers/store.js';
+import { storedPayout } from './helpers.js';
 
 const M = 'm-due';
 const NOW = T0_MS + 3_600_000;
@@ -23,38 +24,11 @@ interface Seed {
 }
 
 const row = (seed: Seed): PayoutsTable =>
-  ({
-    transaction_ref: seed.ref,
-    merchant_id: M,
-    merchant_ref: `mr-${seed.ref}`,
-    request_hash: 'h',
-    currency: 'IDR',
-    method: 'BANK',
-    amount_minor: 10_000n,
-    fee_minor: 500n,
-    bank_code: '014',
-    beneficiary_name: 'Budi',
-    account: '1234567890',
-    phone: '081234567890',
-    email: 'b@example.com',
-    webhook_url: null,
-    status: seed.status,
-    failure_reason: null,
-    upstream_ref: null,
-    utr: null,
-    channel: 'simulator',
-    name_check_name: null,
-    name_check_score: null,
-    name_check_threshold: null,
-    fallback_channels: null,
+  storedPayout(M, seed.ref, seed.status, {
     submit_attempts: seed.submitAttempts ?? 0n,
-    query_attempts: 0n,
     next_action_at_ms: seed.dueAtMs === null ? null : BigInt(seed.dueAtMs),
     locked_until_ms: seed.lockedUntilMs === undefined ? null : BigInt(seed.lockedUntilMs),
-    created_at_ms: BigInt(T0_MS),
-    updated_at_ms: BigInt(T0_MS),
-    completed_at_ms: seed.status === 'Success' || seed.status === 'Failed' ? BigInt(T0_MS) : null,
-  }) as PayoutsTable;
+  });
 
 const ref = (prefix: string, i: number) => `${prefix}-${String(i).padStart(4, '0')}`;
 

@@ -1,8 +1,10 @@
 // Helpers of the payout tests: valid request bodies per currency and method, funding through the
 // ledger's operator adjustment, and waiting for a payout to reach a status.
 import type { Currency, PayoutInitiateRequest, PayoutMethod, PayoutRecord } from '../../sdk/src/index.js';
+import type { PayoutStatus, PayoutsTable } from '../../src/domain/payouts/payout-rows.js';
 import type { SimulatorFaults, SimulatorStats } from '../../src/simulator/faults.js';
 import type { TestMerchant, TestServer } from '../helpers/server.js';
+import { T0_MS } from '../ledger/helpers.js';
 import { newMerchantRef, pause } from '../payments/api-helpers.js';
 
 const DEFAULTS: Record<string, { bankCode?: string; account: string; amount: number }> = {
@@ -49,6 +51,51 @@ export async function fund(server: TestServer, merchantId: string, currency: Cur
 /** A payout's row as stored, by transactionRef (it must exist). */
 export async function payoutRow(server: TestServer, transactionRef: string) {
   return server.services.store.db.selectFrom('payouts').selectAll().where('transaction_ref', '=', transactionRef).executeTakeFirstOrThrow();
+}
+
+/**
+ * A payouts row as the store holds it, for tests that write rows straight into the table: an IDR bank
+ * payout of `merchantId` made at T0_MS (completed then, if final), never sent, with `overrides`.
+ */
+export function storedPayout(merchantId: string, ref: string, status: PayoutStatus, overrides: Partial<PayoutsTable> = {}): PayoutsTable {
+  return {
+    transaction_ref: ref,
+    merchant_id: merchantId,
+    merchant_ref: `mr-${ref}`,
+    request_hash: 'h',
+    currency: 'IDR',
+    method: 'BANK',
+    amount_minor: 10_000n,
+    fee_minor: 500n,
+    bank_code: '014',
+    beneficiary_name: 'Budi',
+    account: '1234567890',
+    phone: '081234567890',
+    email: 'b@example.com',
+    webhook_url: null,
+    status,
+    failure_reason: null,
+    upstream_ref: null,
+    utr: null,
+    channel: 'simulator',
+    name_check_name: null,
+    name_check_score: null,
+    name_check_threshold: null,
+    fallback_channels: null,
+    submit_attempts: 0n,
+    query_attempts: 0n,
+    next_action_at_ms: null,
+    locked_until_ms: null,
+    created_at_ms: BigInt(T0_MS),
+    updated_at_ms: BigInt(T0_MS),
+    completed_at_ms: status === 'Success' || status === 'Failed' ? BigInt(T0_MS) : null,
+    batch_id: null,
+    created_by_key_id: null,
+    approval_expires_at_ms: null,
+    approval_decided_by_key_id: null,
+    approval_reason: null,
+    ...overrides,
+  };
 }
 
 export const faults = (server: TestServer): SimulatorFaults => server.services.channels.simulator.server!.faults;

@@ -14,6 +14,7 @@ import type { Store } from '../../src/store/db.js';
 import { migrate } from '../../src/store/migrator.js';
 import { insertMerchant, T0_MS } from '../ledger/helpers.js';
 import { indexNamesOf, planOf } from '../helpers/plans.js';
+import { storedPayout } from './helpers.js';
 import { openStoreBefore } from '../helpers/store.js';
 
 const STORE = process.env.TEST_STORE === 'postgres' ? 'PostgreSQL' : 'SQLite';
@@ -23,44 +24,12 @@ const NOW = T0_MS + 3_600_000;
 const HISTORY = 20_000;
 
 function payout(ref: string, status: PayoutStatus, at: { due?: number; updated?: number; approvalExpires?: number } = {}): PayoutsTable {
-  const final = status === 'Success' || status === 'Failed';
-  return {
-    transaction_ref: ref,
-    merchant_id: M,
-    merchant_ref: `mr-${ref}`,
-    request_hash: 'h',
-    currency: 'IDR',
-    method: 'BANK',
-    amount_minor: 10_000n,
-    fee_minor: 500n,
-    bank_code: '014',
-    beneficiary_name: 'Budi',
-    account: '1234567890',
-    phone: '081234567890',
-    email: 'b@example.com',
-    webhook_url: null,
-    status,
-    failure_reason: null,
-    upstream_ref: null,
-    utr: null,
-    channel: 'simulator',
-    name_check_name: null,
-    name_check_score: null,
-    name_check_threshold: null,
-    fallback_channels: null,
+  return storedPayout(M, ref, status, {
     submit_attempts: status === 'Initiated' ? 0n : 1n,
-    query_attempts: 0n,
     next_action_at_ms: at.due === undefined ? null : BigInt(at.due),
-    locked_until_ms: null,
-    created_at_ms: BigInt(T0_MS),
     updated_at_ms: BigInt(at.updated ?? T0_MS),
-    completed_at_ms: final ? BigInt(T0_MS) : null,
-    batch_id: null,
-    created_by_key_id: null,
     approval_expires_at_ms: at.approvalExpires === undefined ? null : BigInt(at.approvalExpires),
-    approval_decided_by_key_id: null,
-    approval_reason: null,
-  };
+  });
 }
 
 /** `HISTORY` final payouts, written before the statistics are taken. */
