@@ -6,6 +6,9 @@
 // back is polled only as a backstop. Run without the background worker and without the routing
 // settings' reread every 5 s (three statements: on a loaded machine one fell inside the first
 // submission's count), so that no job's statement falls inside a count; the payout job is driven by hand.
+// The bank's callbacks are lost for the whole file: news is given by hand or found by a poll. A callback
+// for a payout of an earlier test (the bank settles by the server's clock, which the poll test moves on)
+// was read as known news inside the first submission's count, on a loaded machine.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markProcessing } from '../../src/domain/payouts/outcomes.js';
 import type { PayoutContext } from '../../src/domain/payouts/payout-context.js';
@@ -18,6 +21,7 @@ import { fund, payoutBody, payoutRow } from './helpers.js';
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer({ ROUTING_REFRESH_MS: '0' }, { worker: false });
+  loseCallbacks();
 });
 afterAll(async () => {
   expect(await server.services.ledger.verify()).toEqual([]);
@@ -25,6 +29,13 @@ afterAll(async () => {
 });
 
 const rowOf = (ref: string) => payoutRow(server, ref);
+
+/** The bank's faults back to none, except that its callbacks stay lost. */
+function loseCallbacks(): void {
+  const simulator = server.services.channels.simulator.server!;
+  simulator.resetFaults();
+  simulator.faults.dropCallbacks = true;
+}
 
 /** A new merchant with INR 10,000 available. */
 async function fundedShop(): Promise<TestMerchant> {
@@ -154,8 +165,8 @@ describe('polls of a Processing payout', () => {
   it('are only a backstop where the upstream calls back: none before 30 s, then the poll settles it', async () => {
     const shop = await fundedShop();
     const simulator = server.services.channels.simulator.server!;
-    // The bank settles the transfer after 3 s but its callback is lost: only a poll can tell.
-    simulator.faults.dropCallbacks = true;
+    // The bank settles the transfer after 3 s but its callback is lost (as in the whole file): only a poll can tell.
+    expect(simulator.faults.dropCallbacks).toBe(true);
     try {
       const ref = (await shop.client.payoutInitiate(payoutBody('INR', 'BANK', { merchantRef: 'backstop-1' }))).data.transactionRef;
       expect(await server.services.payouts.processDue()).toBe(1);
@@ -172,7 +183,7 @@ describe('polls of a Processing payout', () => {
       expect(await server.services.payouts.processDue()).toBe(1);
       expect((await shop.client.payoutStatus({ transactionRef: ref })).data.status).toBe('Success');
     } finally {
-      simulator.resetFaults();
+      loseCallbacks();
     }
   });
 });
@@ -202,7 +213,7 @@ describe('the first submission', () => {
       simulator.releaseHeld();
       expect(await processing).toBe(1);
     } finally {
-      simulator.resetFaults();
+      loseCallbacks();
       simulator.releaseHeld();
     }
     expect((await rowOf(ref)).status).toBe('Processing');
