@@ -19,7 +19,7 @@ import { createReporting } from './reporting/report-migrations.js';
 import { createRoutingTables } from './routing/routing-migrations.js';
 import { migrationOf, type Migrations } from './store/migrator.js';
 import { addServiceKeyRetirement } from './webhooks/service-key-migrations.js';
-import { createWebhookTables, indexLiveEventsOnly } from './webhooks/webhook-migrations.js';
+import { createWebhookTables } from './webhooks/webhook-migrations.js';
 
 /** A migration shipped when one file held several modules' tables is now their steps, in the order they first ran. */
 export const MIGRATIONS: Migrations = {
@@ -45,5 +45,4 @@ export const MIGRATIONS: Migrations = {
   '0020_payments_live_queues': migrationOf(indexLiveQueuesOnly),
   '0021_payouts_live_queues': migrationOf(indexPayoutQueuesByTime),
   '0022_payouts_approval_deadlines': migrationOf(indexApprovalDeadlines),
-  '0023_webhook_events_live_queue': migrationOf(indexLiveEventsOnly),
 };

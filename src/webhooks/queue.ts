@@ -31,28 +31,18 @@ export interface AttemptResult {
 /** Rows per multi-row statement: far below both stores' bound-parameter limits. */
 const ROWS_PER_STATEMENT = 500;
 
-/**
- * The ids of up to `limit` pending events due by `nowMs` and not leased, in due order: a read of the
- * pending events' queue (`webhook_events_pending_due`, 0023). The status is a literal, which SQLite
- * needs to prove the index's condition (and PostgreSQL to use it in a generic plan).
- */
-export function dueEventsQuery(db: Db, kind: StoreKind, limit: number, nowMs: number) {
+export async function claimDueEvents(db: Db, kind: StoreKind, limit: number, nowMs: number, leaseMs: number): Promise<ClaimedEvent[]> {
   const now = BigInt(nowMs);
-  return db
+  const lease = BigInt(nowMs + leaseMs);
+  const due = db
     .selectFrom('webhook_events')
     .select('id')
-    .where('status', '=', sql.lit('pending'))
+    .where('status', '=', 'pending')
     .where('next_attempt_at_ms', '<=', now)
     .where((eb) => eb.or([eb('locked_until_ms', 'is', null), eb('locked_until_ms', '<', now)]))
     .orderBy('next_attempt_at_ms')
     .limit(limit)
     .$if(kind === 'postgres', (qb) => qb.forUpdate().skipLocked());
-}
-
-export async function claimDueEvents(db: Db, kind: StoreKind, limit: number, nowMs: number, leaseMs: number): Promise<ClaimedEvent[]> {
-  const now = BigInt(nowMs);
-  const lease = BigInt(nowMs + leaseMs);
-  const due = dueEventsQuery(db, kind, limit, nowMs);
   const rows = await db
     .updateTable('webhook_events')
     .set({ locked_until_ms: lease })

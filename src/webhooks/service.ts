@@ -1,6 +1,5 @@
 // What merchants and operators see of webhooks: events with their delivery attempts, resending one,
 // and the service's public key. A merchant-scoped call never reveals another merchant's event.
-import { sql } from 'kysely';
 import { failingEndpoints, type FailingEndpointPage } from './endpoint-health.js';
 import { isoFromMs, type Clock } from '../core/clock.js';
 import { recordAudit } from '../audit/audit-log.js';
@@ -8,7 +7,7 @@ import { AppError, notFound } from '../core/errors.js';
 import type { Db, Executor } from '../store/schema.js';
 import { merchantDefaultUrl } from './outbox.js';
 import { ServiceKeyring, type PublicServiceKey, type ServiceKey } from './signer.js';
-import { WEBHOOK_EVENT_STATUSES, type WebhookEventStatus, type WebhookEventType, type WebhookEventsTable, type WebhookResourceKind } from './webhook-rows.js';
+import type { WebhookEventStatus, WebhookEventType, WebhookEventsTable, WebhookResourceKind } from './webhook-rows.js';
 
 export const DEFAULT_EVENT_PAGE = 50;
 export const MAX_EVENT_PAGE = 200;
@@ -49,39 +48,6 @@ export interface WebhookEventPage {
   readonly events: WebhookEventView[];
   /** Pass as `before` to get the next (older) page; null on the last page. */
   readonly nextBefore: string | null;
-}
-
-/**
- * A status filter as a literal when it is a known status, so that SQLite can read the partial indexes
- * of the failed and the pending events (0023) for it; anything else stays a parameter and matches nothing.
- */
-const statusOperand = (status: string) => ((WEBHOOK_EVENT_STATUSES as readonly string[]).includes(status) ? sql.lit(status as WebhookEventStatus) : (status as WebhookEventStatus));
-
-/** A page of events, newest first, after `cursor` (an event of the page before); `merchantId` null: every merchant's. */
-export function eventsPageQuery(
-  db: Db,
-  merchantId: string | null,
-  query: Pick<ListEventsQuery, 'status' | 'resourceRef'>,
-  cursor: Pick<WebhookEventsTable, 'created_at_ms' | 'id'> | null,
-  limit: number,
-) {
-  return db
-    .selectFrom('webhook_events')
-    .select(VIEW_COLUMNS)
-    .$if(merchantId !== null, (qb) => qb.where('merchant_id', '=', merchantId!))
-    .$if(query.status !== undefined, (qb) => qb.where('status', '=', statusOperand(query.status!)))
-    .$if(query.resourceRef !== undefined, (qb) => qb.where('resource_ref', '=', query.resourceRef!))
-    .$if(cursor !== null, (qb) =>
-      qb.where((eb) =>
-        eb.or([
-          eb('created_at_ms', '<', cursor!.created_at_ms),
-          eb.and([eb('created_at_ms', '=', cursor!.created_at_ms), eb('id', '<', cursor!.id)]),
-        ]),
-      ),
-    )
-    .orderBy('created_at_ms', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit);
 }
 
 export interface ListEventsQuery {
@@ -164,7 +130,24 @@ export class WebhookService {
   async listEvents(merchantId: string | null, query: ListEventsQuery = {}): Promise<WebhookEventPage> {
     const limit = Math.min(Math.max(query.limit ?? DEFAULT_EVENT_PAGE, 1), MAX_EVENT_PAGE);
     const cursor = query.before === undefined ? null : await this.findEvent(query.before, merchantId);
-    const rows = await eventsPageQuery(this.db, merchantId, query, cursor, limit + 1).execute();
+    const rows = await this.db
+      .selectFrom('webhook_events')
+      .select(VIEW_COLUMNS)
+      .$if(merchantId !== null, (qb) => qb.where('merchant_id', '=', merchantId!))
+      .$if(query.status !== undefined, (qb) => qb.where('status', '=', query.status!))
+      .$if(query.resourceRef !== undefined, (qb) => qb.where('resource_ref', '=', query.resourceRef!))
+      .$if(cursor !== null, (qb) =>
+        qb.where((eb) =>
+          eb.or([
+            eb('created_at_ms', '<', cursor!.created_at_ms),
+            eb.and([eb('created_at_ms', '=', cursor!.created_at_ms), eb('id', '<', cursor!.id)]),
+          ]),
+        ),
+      )
+      .orderBy('created_at_ms', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit + 1)
+      .execute();
     const page = rows.slice(0, limit);
     return { events: page.map(eventView), nextBefore: rows.length > limit ? page[page.length - 1]!.id : null };
   }

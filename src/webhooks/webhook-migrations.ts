@@ -1,6 +1,6 @@
 // The webhooks' schema history: the outbox's events, their delivery attempts and the service's own
 // signing keys. A shipped step is never edited; a change is a new step in src/migrations.ts.
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 
 async function createEvents(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -59,29 +59,4 @@ export async function createWebhookTables(db: Kysely<any>): Promise<void> {
   await createEvents(db);
   await createAttempts(db);
   await createServiceKeys(db);
-}
-
-/**
- * Step of 0023_webhook_events_live_queue: the dispatcher's queue holds only the events waiting to be
- * sent. `webhook_events_due` indexed every event by (status, next_attempt_at_ms), so each delivered
- * event (and each kept without a destination) stayed in it for good, and each delivery wrote a new
- * entry for the event's final status, which nothing reads. `webhook_events_pending_due` holds the
- * pending events by due time, as the payments' and payouts' queues do since 0020 and 0021; an event
- * leaves it when it is delivered or gives up. The operator's list of failed events, which read the old
- * index by status, gets `webhook_events_failed`, newest first, with only the failed events in it.
- */
-export async function indexLiveEventsOnly(db: Kysely<any>): Promise<void> {
-  await db.schema.dropIndex('webhook_events_due').execute();
-  await db.schema
-    .createIndex('webhook_events_pending_due')
-    .on('webhook_events')
-    .column('next_attempt_at_ms')
-    .where(sql<boolean>`status = 'pending'`)
-    .execute();
-  await db.schema
-    .createIndex('webhook_events_failed')
-    .on('webhook_events')
-    .columns(['created_at_ms', 'id'])
-    .where(sql<boolean>`status = 'failed'`)
-    .execute();
 }
