@@ -9,7 +9,7 @@ import { addPayoutNameChecks } from './domain/payouts/name-check-migrations.js';
 import { addPayoutFallbacks, createPayoutsTable, dropPayoutsTable, indexLivePayoutsByDueTime, indexPayoutQueuesByTime, indexPayoutsForStatements } from './domain/payouts/payout-migrations.js';
 import { createUsdtRates } from './domain/rate-migrations.js';
 import { addSignaturePaths, createRateLimitWindows, createSignatureClaims, createUsedSignatures, dropSignatureClaimsExpiry } from './http/request-guard-migrations.js';
-import { createLedgerTables } from './ledger/ledger-migrations.js';
+import { createLedgerTables, dropReservationsStatusIndex } from './ledger/ledger-migrations.js';
 import { addIpAllowListsAndKeyScopes } from './merchants/access-migrations.js';
 import { createMerchantsAndKeys } from './merchants/merchant-migrations.js';
 import { addPreviousWebhookSecret } from './merchants/webhook-secret-migrations.js';
@@ -45,4 +45,5 @@ export const MIGRATIONS: Migrations = {
   '0020_payments_live_queues': migrationOf(indexLiveQueuesOnly),
   '0021_payouts_live_queues': migrationOf(indexPayoutQueuesByTime),
   '0022_payouts_approval_deadlines': migrationOf(indexApprovalDeadlines),
+  '0023_reservations_by_ref': migrationOf(dropReservationsStatusIndex),
 };

@@ -1,0 +1,55 @@
+// Migration 0023_reservations_by_ref: the payout reservations keep their primary key only. Every query of
+// a reservation names its ref; the index over (merchant, currency, status) served only the operator's
+// ledger check, and each payout wrote it twice. Reservations made before the migration are closed after
+// it, and the check still finds the held ones equal to the merchants' held balances.
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/core/clock.js';
+import { LedgerService } from '../../src/ledger/service.js';
+import { MIGRATIONS } from '../../src/migrations.js';
+import type { Executor } from '../../src/store/schema.js';
+import { migrate } from '../../src/store/migrator.js';
+import { indexNamesOf, planOf } from '../helpers/plans.js';
+import { openStoreBefore } from '../helpers/store.js';
+import { fund, insertMerchant, T0_MS } from './helpers.js';
+
+const STORE = process.env.TEST_STORE === 'postgres' ? 'PostgreSQL' : 'SQLite';
+const M = 'm-reservations';
+
+describe(`migration 0023_reservations_by_ref (${STORE})`, () => {
+  it('drops the status index, and reservations made before it are closed and checked after it', async () => {
+    const { store, location } = await openStoreBefore('0023_reservations_by_ref');
+    try {
+      await insertMerchant(store.db, M);
+      const clock = new ManualClock(T0_MS);
+      const open = () => new LedgerService(store, clock);
+      const tx = <T>(work: (trx: Executor) => Promise<T>): Promise<T> => store.db.transaction().execute(work);
+      let ledger = open();
+      await fund(ledger, M, 'INR', 1_000_00n);
+      for (const [ref, amount] of [['po-1', 100_00n], ['po-2', 200_00n], ['po-3', 300_00n]] as const) {
+        await tx((trx) => ledger.reserveForPayout(trx, { merchantId: M, currency: 'INR', amountMinor: amount, feeMinor: 5_00n, ref }));
+      }
+      await tx((trx) => ledger.completeReservation(trx, 'po-1'));
+      expect(await ledger.balances(M, 'INR')).toMatchObject({ available: 385_00n, held: 510_00n });
+      expect(await indexNamesOf(store, 'ledger_reservations')).toContain('ledger_reservations_open');
+
+      await migrate(store.db, MIGRATIONS, location.databaseSchema);
+      expect((await indexNamesOf(store, 'ledger_reservations')).filter((name) => !name.endsWith('_pkey') && !name.startsWith('sqlite_autoindex'))).toEqual([]);
+
+      ledger = open();
+      expect(await ledger.verify()).toEqual([]);
+      await tx((trx) => ledger.releaseReservation(trx, 'po-2'));
+      await tx((trx) => ledger.completeReservation(trx, 'po-3'));
+      expect(await ledger.balances(M, 'INR')).toMatchObject({ available: 590_00n, held: 0n });
+      expect(await ledger.verify()).toEqual([]);
+      // A closed reservation stays closed: a second close of the same ref is refused, by the row's status.
+      await expect(tx((trx) => ledger.releaseReservation(trx, 'po-3'))).rejects.toMatchObject({ reason: 'CONFLICT' });
+
+      // The reservation's own read and close go by its primary key.
+      const byRef = store.db.updateTable('ledger_reservations').set({ status: 'completed', updated_at_ms: BigInt(T0_MS) }).where('ref', '=', 'po-2').where('status', '=', 'held');
+      expect(await planOf(store, byRef.compile())).toMatch(STORE === 'SQLite' ? /sqlite_autoindex_ledger_reservations_1/ : /ledger_reservations_pkey/);
+    } finally {
+      await store.close();
+      await location.drop();
+    }
+  });
+});
