@@ -9,7 +9,7 @@ import { addPayoutNameChecks } from './domain/payouts/name-check-migrations.js';
 import { addPayoutFallbacks, createPayoutsTable, dropPayoutsTable, indexLivePayoutsByDueTime, indexPayoutQueuesByTime, indexPayoutsForStatements } from './domain/payouts/payout-migrations.js';
 import { createUsdtRates } from './domain/rate-migrations.js';
 import { addSignaturePaths, createRateLimitWindows, createSignatureClaims, createUsedSignatures, dropSignatureClaimsExpiry } from './http/request-guard-migrations.js';
-import { createLedgerTables, dropReservationsStatusIndex } from './ledger/ledger-migrations.js';
+import { createLedgerTables, dropReservationsStatusIndex, indexPendingLotsByDue } from './ledger/ledger-migrations.js';
 import { addIpAllowListsAndKeyScopes } from './merchants/access-migrations.js';
 import { createMerchantsAndKeys } from './merchants/merchant-migrations.js';
 import { addPreviousWebhookSecret } from './merchants/webhook-secret-migrations.js';
@@ -46,4 +46,5 @@ export const MIGRATIONS: Migrations = {
   '0021_payouts_live_queues': migrationOf(indexPayoutQueuesByTime),
   '0022_payouts_approval_deadlines': migrationOf(indexApprovalDeadlines),
   '0023_reservations_by_ref': migrationOf(dropReservationsStatusIndex),
+  '0024_pending_lots_by_due': migrationOf(indexPendingLotsByDue),
 };

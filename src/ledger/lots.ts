@@ -94,7 +94,10 @@ export interface DueLots {
   readonly lastId: string;
 }
 
-/** The oldest lots of a merchant and currency that are due at `nowMs`, at most `limit` of them. */
+/**
+ * The lots of a merchant and currency that are due at `nowMs`, soonest due first, at most `limit` of
+ * them: a range of `ledger_pending_lots_group_due` (0024), which ends where the lots not yet due begin.
+ */
 export async function dueLots(
   db: Executor,
   merchantId: string,
@@ -102,15 +105,7 @@ export async function dueLots(
   nowMs: number,
   limit: number,
 ): Promise<DueLots | null> {
-  const rows = await db
-    .selectFrom('ledger_pending_lots')
-    .select(['id', 'remaining_minor'])
-    .where('merchant_id', '=', merchantId)
-    .where('currency', '=', currency)
-    .where('due_at_ms', '<=', BigInt(nowMs))
-    .orderBy('id')
-    .limit(limit)
-    .execute();
+  const rows = await dueLotsQuery(db, merchantId, currency, nowMs, limit).execute();
   const last = rows[rows.length - 1];
   if (!last) return null;
   return { ids: rows.map((r) => r.id), totalMinor: rows.reduce((sum, r) => sum + r.remaining_minor, 0n), lastId: last.id };
@@ -121,18 +116,51 @@ export async function deleteLots(db: Executor, ids: readonly string[]): Promise<
   if (deleted.numDeletedRows !== BigInt(ids.length)) throw new Error('ledger: settled lots changed under the settlement');
 }
 
-/** Merchant and currency pairs that have money due to settle. */
+export const dueLotsQuery = (db: Executor, merchantId: string, currency: Currency, nowMs: number, limit: number) =>
+  db
+    .selectFrom('ledger_pending_lots')
+    .select(['id', 'remaining_minor'])
+    .where('merchant_id', '=', merchantId)
+    .where('currency', '=', currency)
+    .where('due_at_ms', '<=', BigInt(nowMs))
+    .orderBy('due_at_ms')
+    .orderBy('id')
+    .limit(limit);
+
+/**
+ * Due lots read to find the groups with money due, soonest due first. A run settles the groups among
+ * them; groups whose lots are further down the queue (only after a long pause, when more than this
+ * many are due) come up in the next runs, as the ones before them are settled and deleted.
+ */
+export const DUE_LOTS_SCANNED = 10_000;
+
+/**
+ * Merchant and currency pairs that have money due to settle, among the DUE_LOTS_SCANNED lots due
+ * soonest: a range of `ledger_pending_lots_due`, read in its order. Asked for the distinct pairs of all
+ * due lots at once, SQLite read every lot through the merchants' index instead (197 ms a run over
+ * 200,000 lots with 100 due; docs/benchmarks.md, session 36).
+ */
+export const groupsWithDueLotsQuery = (db: Executor, nowMs: number, limit: number) =>
+  db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('ledger_pending_lots')
+        .select(['merchant_id', 'currency'])
+        .where('due_at_ms', '<=', BigInt(nowMs))
+        .orderBy('due_at_ms')
+        .limit(DUE_LOTS_SCANNED)
+        .as('due'),
+    )
+    .select(['merchant_id', 'currency'])
+    .distinct()
+    .limit(limit);
+
+/** Merchant and currency pairs that have money due to settle (see groupsWithDueLotsQuery). */
 export async function groupsWithDueLots(
   db: Executor,
   nowMs: number,
   limit: number,
 ): Promise<{ merchantId: string; currency: Currency }[]> {
-  const rows = await db
-    .selectFrom('ledger_pending_lots')
-    .select(['merchant_id', 'currency'])
-    .distinct()
-    .where('due_at_ms', '<=', BigInt(nowMs))
-    .limit(limit)
-    .execute();
+  const rows = await groupsWithDueLotsQuery(db, nowMs, limit).execute();
   return rows.map((r) => ({ merchantId: r.merchant_id, currency: r.currency as Currency }));
 }

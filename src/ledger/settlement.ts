@@ -23,7 +23,7 @@ export interface SettledGroup {
 /**
  * Settles the due lots of one merchant and currency: pending -due, credit +repay, available
  * +(due - repay), where repay = min(due, credit in use). Returns null when nothing is due. The
- * entry's ref names the newest lot it settles, and the lots are deleted in the same transaction,
+ * entry's ref names the last lot it settles (due latest), and the lots are deleted in the same transaction,
  * so a retried or concurrent run cannot settle the same money twice.
  */
 export async function settleGroup(
