@@ -44,8 +44,8 @@ const REFUND_STATEMENT_STATUS: Readonly<Record<string, StatementStatus>> = { req
 type PaymentRow = Pick<PaymentsTable, 'transaction_ref' | 'merchant_id' | 'upstream_ref' | 'currency' | 'amount_minor' | 'paid_amount_minor' | 'status' | 'refund_state' | 'refund_upstream_ref'>;
 type PayoutRow = Pick<PayoutsTable, 'transaction_ref' | 'merchant_id' | 'upstream_ref' | 'currency' | 'amount_minor' | 'status'>;
 
-const PAYMENT_COLUMNS = ['transaction_ref', 'merchant_id', 'upstream_ref', 'currency', 'amount_minor', 'paid_amount_minor', 'status', 'refund_state', 'refund_upstream_ref'] as const;
-const PAYOUT_COLUMNS = ['transaction_ref', 'merchant_id', 'upstream_ref', 'currency', 'amount_minor', 'status'] as const;
+const PAYMENT_COLUMNS = ['transaction_ref', 'merchant_id', 'channel', 'upstream_ref', 'currency', 'amount_minor', 'paid_amount_minor', 'status', 'refund_state', 'refund_upstream_ref'] as const;
+const PAYOUT_COLUMNS = ['transaction_ref', 'merchant_id', 'channel', 'upstream_ref', 'currency', 'amount_minor', 'status'] as const;
 /** Bounded IN lists, well under both stores' bound-parameter limits. */
 const CHUNK = 500;
 
@@ -92,6 +92,21 @@ const chunks = <T>(items: readonly T[]): T[][] => {
   return out;
 };
 
+/** Rows of one connector's, checked after the read (see find). */
+const on =
+  (connector: string) =>
+  (row: { readonly channel: string }): boolean =>
+    row.channel === connector;
+
+/** find's lookups, each by one reference column (exported for the plan test). */
+export const findQueries = {
+  paymentsByRef: (db: Db, refs: readonly string[]) => db.selectFrom('payments').select(PAYMENT_COLUMNS).where('transaction_ref', 'in', refs),
+  payoutsByRef: (db: Db, refs: readonly string[]) => db.selectFrom('payouts').select(PAYOUT_COLUMNS).where('transaction_ref', 'in', refs),
+  paymentsByUpstreamRef: (db: Db, refs: readonly string[]) => db.selectFrom('payments').select(PAYMENT_COLUMNS).where('upstream_ref', 'in', refs),
+  paymentsByRefundRef: (db: Db, refs: readonly string[]) => db.selectFrom('payments').select(PAYMENT_COLUMNS).where('refund_upstream_ref', 'in', refs),
+  payoutsByUpstreamRef: (db: Db, refs: readonly string[]) => db.selectFrom('payouts').select(PAYOUT_COLUMNS).where('upstream_ref', 'in', refs),
+};
+
 export class StatementRecords {
   constructor(private readonly db: Db) {}
 
@@ -117,15 +132,16 @@ export class StatementRecords {
       records.push(...rows.map(paymentRecord));
     }
     if (kinds.includes('refund')) {
+      // The connector is checked on the rows read: asked in the query, SQLite without statistics read
+      // the connector's payments through payments_channel_created instead of the refunds of the window.
       const rows = await this.db
         .selectFrom('payments')
         .select(PAYMENT_COLUMNS)
-        .where('channel', '=', connector)
         .where('refunded_at_ms', '>=', from)
         .where('refunded_at_ms', '<', to)
         .where('refund_upstream_ref', 'is not', null)
         .execute();
-      records.push(...rows.flatMap((row) => refundRecord(row) ?? []));
+      records.push(...rows.filter(on(connector)).flatMap((row) => refundRecord(row) ?? []));
     }
     if (kinds.includes('payout')) {
       const rows = await this.db
@@ -142,22 +158,29 @@ export class StatementRecords {
     return records;
   }
 
-  /** Our records on `connector` of these transactionRefs or upstream references, whenever created. */
+  /**
+   * Our records on `connector` of these transactionRefs or upstream references, whenever created. Each
+   * read looks the references up by their own index and the connector is checked on the rows read:
+   * asked in the query, SQLite without statistics (as the service runs it) read every payment or payout
+   * of the connector through its (channel, created) index for each chunk instead (docs/benchmarks.md,
+   * session 36).
+   */
   async find(connector: string, transactionRefs: readonly string[], upstreamRefs: readonly string[]): Promise<OurStatementRecord[]> {
     const records: OurStatementRecord[] = [];
+    const ours = on(connector);
     for (const refs of chunks([...new Set(transactionRefs)])) {
-      const payments = await this.db.selectFrom('payments').select(PAYMENT_COLUMNS).where('channel', '=', connector).where('transaction_ref', 'in', refs).execute();
+      const payments = (await findQueries.paymentsByRef(this.db, refs).execute()).filter(ours);
       for (const row of payments) records.push(paymentRecord(row), ...[refundRecord(row)].filter((r): r is OurStatementRecord => r !== null));
-      const payouts = await this.db.selectFrom('payouts').select(PAYOUT_COLUMNS).where('channel', '=', connector).where('transaction_ref', 'in', refs).execute();
+      const payouts = (await findQueries.payoutsByRef(this.db, refs).execute()).filter(ours);
       records.push(...payouts.map(payoutRecord));
     }
     for (const refs of chunks([...new Set(upstreamRefs)])) {
       // Two reads rather than an OR, so each uses its own index.
-      const payments = await this.db.selectFrom('payments').select(PAYMENT_COLUMNS).where('channel', '=', connector).where('upstream_ref', 'in', refs).execute();
+      const payments = (await findQueries.paymentsByUpstreamRef(this.db, refs).execute()).filter(ours);
       records.push(...payments.map(paymentRecord));
-      const refunded = await this.db.selectFrom('payments').select(PAYMENT_COLUMNS).where('channel', '=', connector).where('refund_upstream_ref', 'in', refs).execute();
+      const refunded = (await findQueries.paymentsByRefundRef(this.db, refs).execute()).filter(ours);
       records.push(...refunded.flatMap((row) => [refundRecord(row)].filter((r): r is OurStatementRecord => r !== null)));
-      const payouts = await this.db.selectFrom('payouts').select(PAYOUT_COLUMNS).where('channel', '=', connector).where('upstream_ref', 'in', refs).execute();
+      const payouts = (await findQueries.payoutsByUpstreamRef(this.db, refs).execute()).filter(ours);
       records.push(...payouts.map(payoutRecord));
     }
     return records;

@@ -16,7 +16,9 @@ const HOUR_MS = 3_600_000;
  * partial index (payment-migrations.ts, 0020) rather than every payment: a planner may read that index
  * only for a query that implies its condition, due time not null. The due time is compared for that
  * (it is a time in ms, never below 0): SQLite drops `IS NOT NULL` on a NOT NULL column from a query
- * before it matches indexes, so that test would not do.
+ * before it matches indexes, so that test would not do. The groups are keyed by that test too (true of
+ * every row here, so one group a connector): grouped by channel alone, SQLite without statistics (as the
+ * service runs it) read every payment through `payments_channel_created`, which gives the channel order.
  */
 export const collectionsWaiting = (db: Db) =>
   db
@@ -24,7 +26,7 @@ export const collectionsWaiting = (db: Db) =>
     .select(['channel', (eb) => eb.fn.countAll<string | number | bigint>().as('n')])
     .where('collection_state', '=', 'requested')
     .where('collection_next_at_ms', '>=', 0n)
-    .groupBy('channel');
+    .groupBy(['channel', sql`collection_next_at_ms >= 0`]);
 
 /** Payouts not yet final, by connector and status, from the live payouts' partial index (0021) in the same way (the statuses as literals, as the payout job's claim writes them: SQLite proves a partial index's condition from literals only). */
 export const payoutsInFlight = (db: Db) =>
