@@ -155,6 +155,12 @@ export const groupsWithDueLotsQuery = (db: Executor, nowMs: number, limit: numbe
     .distinct()
     .limit(limit);
 
+/** Whether any lot is due at `nowMs`: the first entry of `ledger_pending_lots_due`'s range, if any. */
+export async function anyLotDue(db: Executor, nowMs: number): Promise<boolean> {
+  const row = await db.selectFrom('ledger_pending_lots').select('id').where('due_at_ms', '<=', BigInt(nowMs)).orderBy('due_at_ms').limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Merchant and currency pairs that have money due to settle (see groupsWithDueLotsQuery). */
 export async function groupsWithDueLots(
   db: Executor,

@@ -5,7 +5,7 @@ import type { Db, Executor } from '../store/schema.js';
 import { merchantAccount, readMerchantBalances } from './accounts.js';
 import { minMinor, type LedgerContext } from './context.js';
 import { postJournal } from './journal.js';
-import { deleteLots, dueLots, groupsWithDueLots } from './lots.js';
+import { anyLotDue, deleteLots, dueLots, groupsWithDueLots } from './lots.js';
 import { withTransaction } from '../store/transactions.js';
 
 /** Limits of one settlement run; a run that hits them leaves the rest for the next run. */
@@ -65,17 +65,19 @@ export interface SettlementRun {
   readonly more: boolean;
 }
 
-/** The background job: settles every merchant and currency with money due, each in its own transaction. */
+/**
+ * The background job: settles every merchant and currency with money due, each in its own transaction.
+ * `more` says whether money that was due when the run began is still waiting: a group with more due lots
+ * than one batch takes, more groups than one run takes, or groups beyond the lots the run looked among
+ * (DUE_LOTS_SCANNED in lots.ts).
+ */
 export async function settlePending(db: Db, ctx: LedgerContext): Promise<SettlementRun> {
-  const candidates = await groupsWithDueLots(db, ctx.clock.nowMs(), SETTLE_MAX_GROUPS);
+  const startedMs = ctx.clock.nowMs();
+  const candidates = await groupsWithDueLots(db, startedMs, SETTLE_MAX_GROUPS);
   const groups: SettledGroup[] = [];
-  let more = candidates.length === SETTLE_MAX_GROUPS;
   for (const { merchantId, currency } of candidates) {
     const settled = await withTransaction(db, (trx) => settleGroup(trx, ctx, merchantId, currency));
-    if (!settled) continue;
-    groups.push(settled);
-    // A group with more due lots than one batch takes continues in the next run.
-    if (settled.lotCount === SETTLE_MAX_LOTS_PER_GROUP) more = true;
+    if (settled) groups.push(settled);
   }
-  return { groups, more };
+  return { groups, more: candidates.length > 0 && (await anyLotDue(db, startedMs)) };
 }

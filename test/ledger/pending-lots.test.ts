@@ -10,7 +10,7 @@ import type { LedgerPendingLotsTable } from '../../src/ledger/ledger-rows.js';
 import type { Store } from '../../src/store/db.js';
 import type { TestDatabase } from '../helpers/store.js';
 import { planOf } from '../helpers/plans.js';
-import { insertMerchant, openFreshStore, T0_MS } from './helpers.js';
+import { insertMerchant, openFreshStore, openLedger, T0_MS } from './helpers.js';
 
 const NOW = T0_MS + 86_400_000;
 let store: Store;
@@ -81,5 +81,37 @@ describe('the settlement reads only the lots that are due', () => {
     // As a settlement run deletes what it settled, the groups behind the backlog come up.
     await store.db.deleteFrom('ledger_pending_lots').where('id', 'like', 'b-%').execute();
     expect(await found()).toEqual(['m-a/INR', 'm-b/EGP', 'm-b/IDR', 'm-b/INR']);
+  });
+});
+
+describe('settlement runs over more due lots than a run looks among', () => {
+  it('say there is more until every group is settled, and settle each lot once', async () => {
+    // 26 merchants with 400 due lots each, merchant k's due after merchant k-1's: the first 25 fill the
+    // lots a run looks among, so the first run settles them (400 each, under a group's batch) and the
+    // 26th merchant's money waits for the next run, which the first must ask for.
+    const merchants = Array.from({ length: 26 }, (_, k) => `m-${String(k).padStart(2, '0')}`);
+    expect(25 * 400).toBe(DUE_LOTS_SCANNED);
+    const f = await openLedger(merchants, { settlementDelayMs: { INR: 60_000 } });
+    try {
+      for (const [k, merchantId] of merchants.entries()) {
+        await f.db.transaction().execute((trx) => f.ledger.creditPayment(trx, { merchantId, currency: 'INR', paidMinor: 400n * 100n, feeMinor: 0n, channel: 'sim', ref: `pay-${k}` }));
+        // The payment's one lot as 400 lots of 100 (they still sum to the pending balance), due in the merchant's own block.
+        const one = await f.db.selectFrom('ledger_pending_lots').selectAll().where('merchant_id', '=', merchantId).executeTakeFirstOrThrow();
+        await f.db.deleteFrom('ledger_pending_lots').where('id', '=', one.id).execute();
+        const lots = Array.from({ length: 400 }, (_, i) => ({ ...one, id: `${one.id}-${String(i).padStart(3, '0')}`, remaining_minor: 100n, due_at_ms: one.due_at_ms + BigInt(k * 1_000 + i) }));
+        for (let i = 0; i < lots.length; i += 200) await f.db.insertInto('ledger_pending_lots').values(lots.slice(i, i + 200)).execute();
+      }
+      f.clock.advance(120_000);
+
+      const first = await f.ledger.settlePending();
+      expect({ groups: first.groups.length, lots: first.groups.reduce((n, g) => n + g.lotCount, 0), more: first.more }).toEqual({ groups: 25, lots: 10_000, more: true });
+      const second = await f.ledger.settlePending();
+      expect({ groups: second.groups.map((g) => g.merchantId), more: second.more }).toEqual({ groups: ['m-25'], more: false });
+      expect((await f.ledger.settlePending()).groups).toEqual([]);
+      for (const merchantId of merchants) expect(await f.ledger.balances(merchantId, 'INR')).toMatchObject({ available: 400n * 100n, pending: 0n });
+      expect(await f.ledger.verify()).toEqual([]);
+    } finally {
+      await f.close();
+    }
   });
 });

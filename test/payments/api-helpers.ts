@@ -1,6 +1,7 @@
 // Helpers of the pay-in tests that go through HTTP with the SDK against the real server.
 import type { PaymentInitiateRequest, PayInMethod, Currency } from '../../sdk/src/index.js';
 import type { PaymentJobs } from '../../src/domain/payments/payment-jobs.js';
+import type { PaymentsTable } from '../../src/domain/payments/payment-rows.js';
 import type { TestMerchant, TestServer } from '../helpers/server.js';
 
 let counter = 0;
@@ -80,3 +81,51 @@ export async function fund(server: TestServer, merchantId: string, currency: Cur
 }
 
 export const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A payments row as the store holds it, for tests that write rows straight into the table: a Pending
+ * INR NATIVE payment of `merchantId` on the simulator made at `atMs`, its collection requested then,
+ * with `overrides`.
+ */
+export function storedPayment(merchantId: string, ref: string, atMs: number, overrides: Partial<PaymentsTable> = {}): PaymentsTable {
+  const at = BigInt(atMs);
+  return {
+    transaction_ref: ref,
+    merchant_id: merchantId,
+    merchant_ref: `mr-${ref}`,
+    request_hash: 'h',
+    method: 'NATIVE',
+    currency: 'INR',
+    amount_minor: 50_000n,
+    fee_minor: 1_000n,
+    paid_amount_minor: null,
+    status: 'Pending',
+    failure_reason: null,
+    payer_name: 'Payer',
+    payer_email: 'payer@example.com',
+    payer_phone: '919876543210',
+    redirect_url: 'https://merchant.example/return',
+    webhook_url: null,
+    checkout_token_hash: `token-${ref}`,
+    checkout_token_enc: 'sealed',
+    channel: 'simulator',
+    upstream_ref: null,
+    collection_json: null,
+    collection_state: 'requested',
+    collection_attempts: 0n,
+    collection_next_at_ms: at,
+    collection_lease_until_ms: null,
+    reconcile_at_ms: null,
+    refund_state: null,
+    refund_ref: null,
+    refund_upstream_ref: null,
+    refund_attempts: 0n,
+    refund_next_at_ms: null,
+    created_at_ms: at,
+    updated_at_ms: at,
+    expires_at_ms: at + 30n * 60_000n,
+    completed_at_ms: null,
+    refunded_at_ms: null,
+    ...overrides,
+  };
+}

@@ -9,9 +9,11 @@ import type { Store } from '../../src/store/db.js';
 import { planOf } from '../helpers/plans.js';
 import { openTestStore } from '../helpers/store.js';
 import { insertMerchant } from '../ledger/helpers.js';
+import { storedPayment } from '../payments/api-helpers.js';
 import { storedPayout } from '../payouts/helpers.js';
 
 let store: Store & { readonly location: { drop(): Promise<void> } };
+const REFUNDED_AT = 1_780_000_000_000;
 beforeAll(async () => {
   store = await openTestStore();
   await insertMerchant(store.db, 'm-lookups');
@@ -22,6 +24,12 @@ beforeAll(async () => {
       storedPayout('m-lookups', 'po-sim', 'Success', { channel: 'simulator', upstream_ref: 'UP-1', submit_attempts: 1n }),
       storedPayout('m-lookups', 'po-xendit', 'Success', { channel: 'xendit', upstream_ref: 'UP-1', submit_attempts: 1n }),
     ])
+    .execute();
+  // And a refunded payment on each of two connectors, with the same upstream and refund references.
+  const refunded = { status: 'Success', collection_state: 'ready', upstream_ref: 'UP-P', refund_state: 'done', refund_upstream_ref: 'RF-1', refunded_at_ms: BigInt(REFUNDED_AT) } as const;
+  await store.db
+    .insertInto('payments')
+    .values([storedPayment('m-lookups', 'pay-sim', REFUNDED_AT - 60_000, { ...refunded, channel: 'simulator' }), storedPayment('m-lookups', 'pay-xendit', REFUNDED_AT - 60_000, { ...refunded, channel: 'xendit' })])
     .execute();
 });
 afterAll(async () => {
@@ -35,6 +43,15 @@ describe('statement lookups', () => {
     expect((await records.find('simulator', [], ['UP-1'])).map((r) => r.transactionRef)).toEqual(['po-sim']);
     expect((await records.find('xendit', ['po-sim', 'po-xendit'], [])).map((r) => r.transactionRef)).toEqual(['po-xendit']);
     expect(await records.find('paystack', ['po-sim'], ['UP-1'])).toEqual([]);
+    const found = await records.find('xendit', ['pay-sim', 'pay-xendit'], ['UP-P', 'RF-1']);
+    expect(found.map((r) => `${r.kind} ${r.transactionRef} ${r.upstreamRef}`).sort()).toEqual([
+      'payment pay-xendit UP-P',
+      'payment pay-xendit UP-P',
+      'refund pay-xendit RF-1',
+      'refund pay-xendit RF-1',
+    ]);
+    const refunds = await records.expected('simulator', REFUNDED_AT - 1_000, REFUNDED_AT + 1_000, ['refund']);
+    expect(refunds.map((r) => `${r.kind} ${r.transactionRef}`)).toEqual(['refund pay-sim']);
   });
 
   it('read each reference column by its own index', async () => {

@@ -21,6 +21,7 @@ import type { Store } from '../../src/store/db.js';
 import { migrate } from '../../src/store/migrator.js';
 import { indexNamesOf, planOf } from '../helpers/plans.js';
 import { openStoreBefore, openTestStore } from '../helpers/store.js';
+import { storedPayment } from '../payments/api-helpers.js';
 
 const STORE = process.env.TEST_STORE === 'postgres' ? 'PostgreSQL' : 'SQLite';
 const NOW_MS = 1_800_000_000_000;
@@ -33,46 +34,11 @@ const OLD_INDEXES = ['payments_expiry', 'payments_collection_due', 'payments_rec
 let counter = 0;
 function payment(label: string, overrides: Partial<PaymentsTable>): PaymentsTable {
   counter += 1;
-  const at = BigInt(NOW_MS - 10 * MINUTE);
-  return {
-    transaction_ref: `${label}-${newId()}`,
-    merchant_id: 'mch_queues',
+  return storedPayment('mch_queues', `${label}-${newId()}`, NOW_MS - 10 * MINUTE, {
     merchant_ref: `queues-${counter}`,
-    request_hash: 'h',
-    method: 'NATIVE',
-    currency: 'INR',
-    amount_minor: 50_000n,
-    fee_minor: 1_000n,
-    paid_amount_minor: null,
-    status: 'Pending',
-    failure_reason: null,
-    payer_name: 'Payer',
-    payer_email: 'payer@example.com',
-    payer_phone: '919876543210',
-    redirect_url: 'https://merchant.example/return',
-    webhook_url: null,
-    checkout_token_hash: `token-${counter}-${newId()}`,
-    checkout_token_enc: 'sealed',
-    channel: 'simulator',
-    upstream_ref: null,
-    collection_json: null,
-    collection_state: 'requested',
-    collection_attempts: 0n,
-    collection_next_at_ms: at,
-    collection_lease_until_ms: null,
-    reconcile_at_ms: null,
-    refund_state: null,
-    refund_ref: null,
-    refund_upstream_ref: null,
-    refund_attempts: 0n,
-    refund_next_at_ms: null,
-    created_at_ms: at,
-    updated_at_ms: at,
     expires_at_ms: BigInt(NOW_MS + 20 * MINUTE),
-    completed_at_ms: null,
-    refunded_at_ms: null,
     ...overrides,
-  };
+  });
 }
 
 /** `count` payments finished long ago, written in chunks: the table's history. */
