@@ -19,7 +19,7 @@ import { createReporting } from './reporting/report-migrations.js';
 import { createRoutingTables } from './routing/routing-migrations.js';
 import { migrationOf, type Migrations } from './store/migrator.js';
 import { addServiceKeyRetirement } from './webhooks/service-key-migrations.js';
-import { createWebhookTables } from './webhooks/webhook-migrations.js';
+import { createWebhookTables, indexEventsByMerchantResource } from './webhooks/webhook-migrations.js';
 
 /** A migration shipped when one file held several modules' tables is now their steps, in the order they first ran. */
 export const MIGRATIONS: Migrations = {
@@ -47,4 +47,5 @@ export const MIGRATIONS: Migrations = {
   '0022_payouts_approval_deadlines': migrationOf(indexApprovalDeadlines),
   '0023_reservations_by_ref': migrationOf(dropReservationsStatusIndex),
   '0024_pending_lots_by_due': migrationOf(indexPendingLotsByDue),
+  '0025_webhook_events_by_merchant_resource': migrationOf(indexEventsByMerchantResource),
 };

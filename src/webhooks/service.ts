@@ -50,6 +50,37 @@ export interface WebhookEventPage {
   readonly nextBefore: string | null;
 }
 
+/**
+ * A page of events, newest first, after `cursor` (an event of the page before); `merchantId` null:
+ * every merchant's. A merchant's events of one payment, payout or batch (the console's record page)
+ * are a range of `webhook_events_merchant_resource` (0025).
+ */
+export function eventsPageQuery(
+  db: Db,
+  merchantId: string | null,
+  query: Pick<ListEventsQuery, 'status' | 'resourceRef'>,
+  cursor: Pick<WebhookEventsTable, 'created_at_ms' | 'id'> | null,
+  limit: number,
+) {
+  return db
+    .selectFrom('webhook_events')
+    .select(VIEW_COLUMNS)
+    .$if(merchantId !== null, (qb) => qb.where('merchant_id', '=', merchantId!))
+    .$if(query.status !== undefined, (qb) => qb.where('status', '=', query.status!))
+    .$if(query.resourceRef !== undefined, (qb) => qb.where('resource_ref', '=', query.resourceRef!))
+    .$if(cursor !== null, (qb) =>
+      qb.where((eb) =>
+        eb.or([
+          eb('created_at_ms', '<', cursor!.created_at_ms),
+          eb.and([eb('created_at_ms', '=', cursor!.created_at_ms), eb('id', '<', cursor!.id)]),
+        ]),
+      ),
+    )
+    .orderBy('created_at_ms', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit);
+}
+
 export interface ListEventsQuery {
   readonly limit?: number;
   /** An event id: list only events older than it. */
@@ -130,24 +161,7 @@ export class WebhookService {
   async listEvents(merchantId: string | null, query: ListEventsQuery = {}): Promise<WebhookEventPage> {
     const limit = Math.min(Math.max(query.limit ?? DEFAULT_EVENT_PAGE, 1), MAX_EVENT_PAGE);
     const cursor = query.before === undefined ? null : await this.findEvent(query.before, merchantId);
-    const rows = await this.db
-      .selectFrom('webhook_events')
-      .select(VIEW_COLUMNS)
-      .$if(merchantId !== null, (qb) => qb.where('merchant_id', '=', merchantId!))
-      .$if(query.status !== undefined, (qb) => qb.where('status', '=', query.status!))
-      .$if(query.resourceRef !== undefined, (qb) => qb.where('resource_ref', '=', query.resourceRef!))
-      .$if(cursor !== null, (qb) =>
-        qb.where((eb) =>
-          eb.or([
-            eb('created_at_ms', '<', cursor!.created_at_ms),
-            eb.and([eb('created_at_ms', '=', cursor!.created_at_ms), eb('id', '<', cursor!.id)]),
-          ]),
-        ),
-      )
-      .orderBy('created_at_ms', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit + 1)
-      .execute();
+    const rows = await eventsPageQuery(this.db, merchantId, query, cursor, limit + 1).execute();
     const page = rows.slice(0, limit);
     return { events: page.map(eventView), nextBefore: rows.length > limit ? page[page.length - 1]!.id : null };
   }

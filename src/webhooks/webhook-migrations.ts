@@ -60,3 +60,15 @@ export async function createWebhookTables(db: Kysely<any>): Promise<void> {
   await createAttempts(db);
   await createServiceKeys(db);
 }
+
+/**
+ * Step of 0025_webhook_events_by_merchant_resource: the events of one payment, payout or batch are
+ * indexed under their merchant. `webhook_events_resource` (resource_kind, resource_ref) served no query:
+ * the one read by resource, the console's record page, names the merchant and the ref but not the kind,
+ * so both stores read the merchant's whole history through `webhook_events_merchant` (15 - 97 ms at
+ * 15,000 events a merchant; docs/benchmarks.md, session 36). One index entry an event, as before.
+ */
+export async function indexEventsByMerchantResource(db: Kysely<any>): Promise<void> {
+  await db.schema.dropIndex('webhook_events_resource').execute();
+  await db.schema.createIndex('webhook_events_merchant_resource').on('webhook_events').columns(['merchant_id', 'resource_ref', 'created_at_ms']).execute();
+}
