@@ -94,6 +94,17 @@ export interface DueLots {
   readonly lastId: string;
 }
 
+export const dueLotsQuery = (db: Executor, merchantId: string, currency: Currency, nowMs: number, limit: number) =>
+  db
+    .selectFrom('ledger_pending_lots')
+    .select(['id', 'remaining_minor'])
+    .where('merchant_id', '=', merchantId)
+    .where('currency', '=', currency)
+    .where('due_at_ms', '<=', BigInt(nowMs))
+    .orderBy('due_at_ms')
+    .orderBy('id')
+    .limit(limit);
+
 /**
  * The lots of a merchant and currency that are due at `nowMs`, soonest due first, at most `limit` of
  * them: a range of `ledger_pending_lots_group_due` (0024), which ends where the lots not yet due begin.
@@ -116,23 +127,16 @@ export async function deleteLots(db: Executor, ids: readonly string[]): Promise<
   if (deleted.numDeletedRows !== BigInt(ids.length)) throw new Error('ledger: settled lots changed under the settlement');
 }
 
-export const dueLotsQuery = (db: Executor, merchantId: string, currency: Currency, nowMs: number, limit: number) =>
-  db
-    .selectFrom('ledger_pending_lots')
-    .select(['id', 'remaining_minor'])
-    .where('merchant_id', '=', merchantId)
-    .where('currency', '=', currency)
-    .where('due_at_ms', '<=', BigInt(nowMs))
-    .orderBy('due_at_ms')
-    .orderBy('id')
-    .limit(limit);
-
 /**
  * Due lots read to find the groups with money due, soonest due first. A run settles the groups among
  * them; groups whose lots are further down the queue (only after a long pause, when more than this
  * many are due) come up in the next runs, as the ones before them are settled and deleted.
  */
 export const DUE_LOTS_SCANNED = 10_000;
+
+/** The merchant and currency of the `limit` lots due soonest at `nowMs`: a range of `ledger_pending_lots_due` in its order. */
+const dueSoonest = (db: Executor, nowMs: number, limit: number) =>
+  db.selectFrom('ledger_pending_lots').select(['merchant_id', 'currency']).where('due_at_ms', '<=', BigInt(nowMs)).orderBy('due_at_ms').limit(limit);
 
 /**
  * Merchant and currency pairs that have money due to settle, among the DUE_LOTS_SCANNED lots due
@@ -142,23 +146,14 @@ export const DUE_LOTS_SCANNED = 10_000;
  */
 export const groupsWithDueLotsQuery = (db: Executor, nowMs: number, limit: number) =>
   db
-    .selectFrom((eb) =>
-      eb
-        .selectFrom('ledger_pending_lots')
-        .select(['merchant_id', 'currency'])
-        .where('due_at_ms', '<=', BigInt(nowMs))
-        .orderBy('due_at_ms')
-        .limit(DUE_LOTS_SCANNED)
-        .as('due'),
-    )
+    .selectFrom(dueSoonest(db, nowMs, DUE_LOTS_SCANNED).as('due'))
     .select(['merchant_id', 'currency'])
     .distinct()
     .limit(limit);
 
-/** Whether any lot is due at `nowMs`: the first entry of `ledger_pending_lots_due`'s range, if any. */
+/** Whether any lot is due at `nowMs`. */
 export async function anyLotDue(db: Executor, nowMs: number): Promise<boolean> {
-  const row = await db.selectFrom('ledger_pending_lots').select('id').where('due_at_ms', '<=', BigInt(nowMs)).orderBy('due_at_ms').limit(1).executeTakeFirst();
-  return row !== undefined;
+  return (await dueSoonest(db, nowMs, 1).executeTakeFirst()) !== undefined;
 }
 
 /** Merchant and currency pairs that have money due to settle (see groupsWithDueLotsQuery). */
