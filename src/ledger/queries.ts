@@ -4,6 +4,7 @@ import { GroupBatch } from '../core/group-batch.js';
 import { HotBatchQuery } from '../store/hot-query.js';
 import type { Executor } from '../store/schema.js';
 import { accountId, BALANCE_KINDS, merchantAccount, type BalanceKind } from './accounts.js';
+import { ENTRY_KINDS } from './journal.js';
 
 export type Balances = Readonly<Record<BalanceKind, Minor>>;
 
@@ -89,21 +90,42 @@ export interface JournalEntry {
   readonly postings: readonly JournalPosting[];
 }
 
+/**
+ * The entries of a record's refs (the console's payment and payout pages): every kind named, so that both
+ * stores look each ref up in the unique (kind, ref) index, where they used to walk the merchant's history
+ * newest first until the refs turned up (an old record's page read every entry made since;
+ * docs/benchmarks.md, session 37). Neither the merchant nor an order is asked of the store: given either,
+ * both planners (SQLite without statistics, PostgreSQL on a young table) chose a merchant's index
+ * instead. The answer is at most one entry per kind and ref; the caller keeps the merchant's own and
+ * orders them.
+ */
+export const refEntriesQuery = (db: Executor, refs: readonly string[]) =>
+  db.selectFrom('ledger_entries').selectAll().where('kind', 'in', [...ENTRY_KINDS]).where('ref', 'in', [...refs]);
+
+async function journalEntries(db: Executor, merchantId: string, query: JournalQuery, limit: number) {
+  if (query.refs === undefined) {
+    return db
+      .selectFrom('ledger_entries')
+      .selectAll()
+      .where('merchant_id', '=', merchantId)
+      .$if(query.before !== undefined, (q) => q.where('id', '<', query.before!))
+      .$if(query.currency !== undefined, (q) => q.where('currency', '=', query.currency!))
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+  if (query.refs.length === 0) return [];
+  const rows = await refEntriesQuery(db, query.refs).execute();
+  return rows
+    .filter((e) => e.merchant_id === merchantId)
+    .filter((e) => (query.before === undefined || e.id < query.before) && (query.currency === undefined || e.currency === query.currency))
+    .sort((a, b) => (a.id < b.id ? 1 : -1))
+    .slice(0, limit);
+}
+
 export async function merchantJournal(db: Executor, merchantId: string, query: JournalQuery = {}): Promise<JournalEntry[]> {
   const limit = Math.min(Math.max(1, Math.trunc(query.limit ?? JOURNAL_DEFAULT_LIMIT)), JOURNAL_MAX_LIMIT);
-  let entriesQuery = db
-    .selectFrom('ledger_entries')
-    .selectAll()
-    .where('merchant_id', '=', merchantId)
-    .orderBy('id', 'desc')
-    .limit(limit);
-  if (query.before !== undefined) entriesQuery = entriesQuery.where('id', '<', query.before);
-  if (query.currency !== undefined) entriesQuery = entriesQuery.where('currency', '=', query.currency);
-  if (query.refs !== undefined) {
-    if (query.refs.length === 0) return [];
-    entriesQuery = entriesQuery.where('ref', 'in', [...query.refs]);
-  }
-  const entries = await entriesQuery.execute();
+  const entries = await journalEntries(db, merchantId, query, limit);
   if (entries.length === 0) return [];
   const postings = await db
     .selectFrom('ledger_postings as p')
