@@ -15,7 +15,7 @@ import { createMerchantsAndKeys } from './merchants/merchant-migrations.js';
 import { addPreviousWebhookSecret } from './merchants/webhook-secret-migrations.js';
 import { createReconciliationTables } from './reconciliation/reconciliation-migrations.js';
 import { createPeopleTables } from './people/people-migrations.js';
-import { createReporting } from './reporting/report-migrations.js';
+import { createReporting, createSettlementDays } from './reporting/report-migrations.js';
 import { createRoutingTables } from './routing/routing-migrations.js';
 import { migrationOf, type Migrations } from './store/migrator.js';
 import { addServiceKeyRetirement } from './webhooks/service-key-migrations.js';
@@ -48,4 +48,5 @@ export const MIGRATIONS: Migrations = {
   '0023_reservations_by_ref': migrationOf(dropReservationsStatusIndex),
   '0024_pending_lots_by_due': migrationOf(indexPendingLotsByDue),
   '0025_webhook_events_by_merchant_resource': migrationOf(indexEventsByMerchantResource),
+  '0026_settlement_days': migrationOf(createSettlementDays),
 };

@@ -123,6 +123,7 @@ export class ReportExportJob implements Job {
         merchantId: report.merchant_id,
         filters: JSON.parse(report.filters_json) as ReportFilters,
         pageRows: this.options.pageRows ?? EXPORT_PAGE_ROWS,
+        clock: this.options.clock,
       };
       for (let page = 0; page < (this.options.pagesPerRun ?? EXPORT_PAGES_PER_RUN); page += 1) {
         const next = await source.next(ctx, progress.position);

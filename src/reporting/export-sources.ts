@@ -1,6 +1,6 @@
 // What each report type writes: its CSV columns and how to read the next page of rows by keyset from
 // where the last page ended. Each page is a bounded read, so an export of any size holds one page.
-import { isoFromMs } from '../core/clock.js';
+import { isoFromMs, type Clock } from '../core/clock.js';
 import type { Currency } from '../core/money.js';
 import { displayMethod } from '../domain/payouts/payout-request.js';
 import type { StoreKind } from '../store/db.js';
@@ -28,6 +28,8 @@ export interface SourceContext {
   readonly filters: ReportFilters;
   /** Rows per page. */
   readonly pageRows: number;
+  /** Which days have closed (settlements). */
+  readonly clock: Clock;
 }
 
 /** One page of CSV text; `position` null means this was the last page. */
@@ -158,7 +160,7 @@ const settlements: ReportSource = {
     // Windows start at a UTC midnight, so no day is split between two windows.
     const lastDayStartMs = Math.floor((toMs - 1) / MS_PER_DAY) * MS_PER_DAY;
     const fromMs = Math.max(ctx.filters.fromMs, lastDayStartMs - (SETTLEMENT_WINDOW_DAYS - 1) * MS_PER_DAY);
-    const days = await settlementDays(ctx.db, ctx.merchantId, currency, { fromMs, toMs });
+    const days = await settlementDays(ctx.db, ctx.merchantId, currency, { fromMs, toMs }, ctx.clock.nowMs());
     const lines = linesOf(days, (d) => [
       plain(d.day),
       plain(currency),

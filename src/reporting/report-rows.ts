@@ -32,6 +32,22 @@ export interface ReportsTable {
   expires_at_ms: bigint;
 }
 
+/**
+ * One closed UTC day of a merchant's ledger in one currency, as account/settlements sums it (migration
+ * 0026): the ledger is append-only and a day takes no entry once it has closed, so its sums never change
+ * and are read from here instead of from every posting of the day again.
+ */
+export interface SettlementDaysTable {
+  merchant_id: string;
+  currency: string;
+  /** Days since 1970-01-01 (UTC). */
+  day: bigint;
+  /** The day's sums, each `[entry kind, account kind, minor units as text]`; `[]` when nothing moved. */
+  sums_json: string;
+  created_at_ms: bigint;
+}
+
 export interface ReportTables {
   reports: ReportsTable;
+  settlement_days: SettlementDaysTable;
 }

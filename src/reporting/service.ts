@@ -93,8 +93,8 @@ export class ReportingService {
   }
 
   async settlements(merchantId: string, query: SettlementQuery) {
-    const range = settlementRange(query, this.options.clock.nowMs(), SETTLEMENT_MAX_DAYS);
-    const days = await settlementDays(this.options.store.db, merchantId, query.currency, range);
+    const nowMs = this.options.clock.nowMs();
+    const days = await settlementDays(this.options.store.db, merchantId, query.currency, settlementRange(query, nowMs, SETTLEMENT_MAX_DAYS), nowMs);
     return { currency: query.currency, days: days.map((day) => settlementView(query.currency, day)) };
   }
 

@@ -1,11 +1,12 @@
 // account/settlements: per UTC day of one currency, what the merchant's ledger entries moved:
 // collected (gross paid in), refunded, paid out, fees, settled (pending to available) and the net
-// change of its five balances. One grouped query over the range; days without movement are left out.
+// change of its five balances. Closed days' sums are kept (settlement_days), the rest read by one grouped
+// query; days without movement are left out.
 import { validationError } from '../core/errors.js';
 import { toMajor, type Currency, type Minor } from '../core/money.js';
 import { BALANCE_KINDS } from '../ledger/accounts.js';
 import type { Executor } from '../store/schema.js';
-import { MS_PER_DAY, parseRange, utcDay, type TimeRange } from './time-range.js';
+import { MS_PER_DAY, parseRange, utcDay } from './time-range.js';
 
 /** The longest range one call (or one export) of settlements spans, and the default when none is given. */
 export const SETTLEMENT_MAX_DAYS = 366;
@@ -53,7 +54,13 @@ function addTo(day: SettlementDayMinor, entryKind: string, accountKind: string, 
 }
 
 /** The range a settlements call covers: as given, else the last SETTLEMENT_DEFAULT_DAYS days up to now. */
-export function settlementRange(query: Pick<SettlementQuery, 'from' | 'to'>, nowMs: number, maxDays: number | null): TimeRange {
+/** A range of time, both ends known (start included, end excluded). */
+export interface DayRange {
+  readonly fromMs: number;
+  readonly toMs: number;
+}
+
+export function settlementRange(query: Pick<SettlementQuery, 'from' | 'to'>, nowMs: number, maxDays: number | null): DayRange {
   const given = parseRange(query);
   const toMs = given.toMs ?? (Math.floor(nowMs / MS_PER_DAY) + 1) * MS_PER_DAY;
   const fromMs = given.fromMs ?? toMs - SETTLEMENT_DEFAULT_DAYS * MS_PER_DAY;
@@ -62,8 +69,23 @@ export function settlementRange(query: Pick<SettlementQuery, 'from' | 'to'>, now
   return { fromMs, toMs };
 }
 
-/** Totals per day in the range, newest day first. */
-export async function settlementDays(db: Executor, merchantId: string, currency: Currency, range: TimeRange): Promise<SettlementDayMinor[]> {
+/**
+ * How long after a UTC day ends it counts as closed, its sums kept (settlement_days). An entry is stamped
+ * with its process's clock when its transaction begins, so a day may still take one while a transaction
+ * begun before midnight commits, or from a process whose clock lags; an hour leaves room for both.
+ */
+export const SETTLEMENT_DAY_CLOSE_MS = 60 * 60 * 1000;
+
+/** One grouped sum of the journal: a day, an entry kind, an account kind. */
+interface DaySum {
+  readonly day: number;
+  readonly entryKind: string;
+  readonly accountKind: string;
+  readonly total: Minor;
+}
+
+/** The journal's sums per day, entry kind and account kind over [fromMs, toMs), read from the postings. */
+async function journalSums(db: Executor, merchantId: string, currency: Currency, fromMs: number, toMs: number): Promise<DaySum[]> {
   const rows = await db
     .selectFrom('ledger_entries as e')
     .innerJoin('ledger_postings as p', 'p.entry_id', 'e.id')
@@ -76,19 +98,88 @@ export async function settlementDays(db: Executor, merchantId: string, currency:
     ])
     .where('e.merchant_id', '=', merchantId)
     .where('e.currency', '=', currency)
-    .$if(range.fromMs !== null, (q) => q.where('e.created_at_ms', '>=', BigInt(range.fromMs!)))
-    .$if(range.toMs !== null, (q) => q.where('e.created_at_ms', '<', BigInt(range.toMs!)))
+    .where('e.created_at_ms', '>=', BigInt(fromMs))
+    .where('e.created_at_ms', '<', BigInt(toMs))
     .groupBy(['day', 'e.kind', 'a.kind'])
     .execute();
+  return rows.map((r) => ({ day: Number(r.day), entryKind: r.entry_kind, accountKind: r.account_kind, total: BigInt(r.total) }));
+}
+
+/**
+ * The sums of the closed days firstDay to lastDay (day numbers, lastDay excluded): those kept in
+ * settlement_days, and the others summed from the journal once and kept, a day without movement too.
+ * Two calls racing over the same day both sum it and the first write stands; the sums are the same.
+ */
+async function closedDaySums(db: Executor, merchantId: string, currency: Currency, firstDay: number, lastDay: number, nowMs: number): Promise<DaySum[]> {
+  const kept = await db
+    .selectFrom('settlement_days')
+    .select(['day', 'sums_json'])
+    .where('merchant_id', '=', merchantId)
+    .where('currency', '=', currency)
+    .where('day', '>=', BigInt(firstDay))
+    .where('day', '<', BigInt(lastDay))
+    .execute();
+  const sums: DaySum[] = [];
+  const keptDays = new Set<number>();
+  for (const row of kept) {
+    keptDays.add(Number(row.day));
+    for (const [entryKind, accountKind, total] of JSON.parse(row.sums_json) as [string, string, string][]) {
+      sums.push({ day: Number(row.day), entryKind, accountKind, total: BigInt(total) });
+    }
+  }
+  const missing: number[] = [];
+  for (let day = firstDay; day < lastDay; day++) if (!keptDays.has(day)) missing.push(day);
+  if (missing.length === 0) return sums;
+  // One read over the span of the missing days; sums of days already kept inside it are left out.
+  const read = await journalSums(db, merchantId, currency, missing[0]! * MS_PER_DAY, (missing.at(-1)! + 1) * MS_PER_DAY);
+  const byDay = new Map<number, DaySum[]>(missing.map((day) => [day, []]));
+  for (const sum of read) byDay.get(sum.day)?.push(sum);
+  const rows = [...byDay].map(([day, daySums]) => ({
+    merchant_id: merchantId,
+    currency,
+    day: BigInt(day),
+    sums_json: JSON.stringify(daySums.map((d) => [d.entryKind, d.accountKind, d.total.toString()])),
+    created_at_ms: BigInt(nowMs),
+  }));
+  for (let i = 0; i < rows.length; i += DAYS_PER_INSERT) {
+    await db
+      .insertInto('settlement_days')
+      .values(rows.slice(i, i + DAYS_PER_INSERT))
+      .onConflict((oc) => oc.columns(['merchant_id', 'currency', 'day']).doNothing())
+      .execute();
+  }
+  return sums.concat([...byDay.values()].flat());
+}
+
+/** Days written by one insert: five values a day, well under SQLite's limit of bound values. */
+const DAYS_PER_INSERT = 100;
+
+/**
+ * Totals per day in the range, newest day first. The whole days of the range that closed
+ * (SETTLEMENT_DAY_CLOSE_MS) come from their kept sums; the rest (today, a day not yet closed, and the
+ * part days at either end of a range that does not start or end at midnight) from the journal.
+ */
+export async function settlementDays(db: Executor, merchantId: string, currency: Currency, range: DayRange, nowMs: number): Promise<SettlementDayMinor[]> {
+  const { fromMs, toMs } = range;
+  const firstDay = Math.ceil(fromMs / MS_PER_DAY);
+  const lastDay = Math.min(Math.floor(toMs / MS_PER_DAY), Math.floor((nowMs - SETTLEMENT_DAY_CLOSE_MS) / MS_PER_DAY));
+  let sums: DaySum[];
+  if (firstDay >= lastDay) {
+    sums = await journalSums(db, merchantId, currency, fromMs, toMs);
+  } else {
+    sums = await closedDaySums(db, merchantId, currency, firstDay, lastDay, nowMs);
+    if (fromMs < firstDay * MS_PER_DAY) sums = sums.concat(await journalSums(db, merchantId, currency, fromMs, firstDay * MS_PER_DAY));
+    if (lastDay * MS_PER_DAY < toMs) sums = sums.concat(await journalSums(db, merchantId, currency, lastDay * MS_PER_DAY, toMs));
+  }
   const days = new Map<string, SettlementDayMinor>();
-  for (const row of rows) {
-    const day = utcDay(Number(row.day) * MS_PER_DAY);
+  for (const sum of sums) {
+    const day = utcDay(sum.day * MS_PER_DAY);
     let totals = days.get(day);
     if (!totals) {
       totals = { day, collectedMinor: 0n, refundedMinor: 0n, paidOutMinor: 0n, feesMinor: 0n, settledMinor: 0n, netMinor: 0n };
       days.set(day, totals);
     }
-    addTo(totals, row.entry_kind, row.account_kind, BigInt(row.total));
+    addTo(totals, sum.entryKind, sum.accountKind, sum.total);
   }
   return [...days.values()].sort((a, b) => (a.day < b.day ? 1 : -1));
 }

@@ -79,7 +79,7 @@ export function merchantHomePages({ ledger, merchants, db, clock }: MerchantPage
 
       const perCurrency = await Promise.all(
         active.filter((c) => month.some((s) => s.currency === c)).map(async (currency) => {
-          const settled = await settlementDays(db, merchantId, currency, { fromMs, toMs: todayMs + MS_PER_DAY });
+          const settled = await settlementDays(db, merchantId, currency, { fromMs, toMs: todayMs + MS_PER_DAY }, nowMs);
           const byDay = new Map(settled.map((d) => [d.day, d.collectedMinor]));
           const days: DayValue[] = Array.from({ length: DAYS }, (_, i) => {
             const day = utcDay(fromMs + i * MS_PER_DAY);
