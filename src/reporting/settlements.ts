@@ -71,8 +71,10 @@ export function settlementRange(query: Pick<SettlementQuery, 'from' | 'to'>, now
 
 /**
  * How long after a UTC day ends it counts as closed, its sums kept (settlement_days). An entry is stamped
- * with its process's clock when its transaction begins, so a day may still take one while a transaction
- * begun before midnight commits, or from a process whose clock lags; an hour leaves room for both.
+ * with its process's clock when it is posted, so a day may still take one while a transaction begun
+ * before midnight commits, or from a process whose clock lags; an hour leaves room for both. The service's
+ * transactions last milliseconds; processes sharing a database must keep their clocks within the hour
+ * (docs/operations.md), or a kept day would miss an entry stamped into it later.
  */
 export const SETTLEMENT_DAY_CLOSE_MS = 60 * 60 * 1000;
 
@@ -106,11 +108,26 @@ async function journalSums(db: Executor, merchantId: string, currency: Currency,
 }
 
 /**
- * The sums of the closed days firstDay to lastDay (day numbers, lastDay excluded): those kept in
- * settlement_days, and the others summed from the journal once and kept, a day without movement too.
+ * The sums of the closed days fromDay to lastDay (day numbers, lastDay excluded): those kept in
+ * settlement_days, and the others summed from the journal once and kept, a day without movement since
+ * the merchant's first entry too.
  * Two calls racing over the same day both sum it and the first write stands; the sums are the same.
  */
-async function closedDaySums(db: Executor, merchantId: string, currency: Currency, firstDay: number, lastDay: number, nowMs: number): Promise<DaySum[]> {
+async function closedDaySums(db: Executor, merchantId: string, currency: Currency, fromDay: number, lastDay: number, nowMs: number): Promise<DaySum[]> {
+  // Days before the merchant's first entry in the currency moved nothing and are not kept: a call over
+  // years of nothing (a `from` of 0001-01-01) writes no row, so reads keep no more days than there is
+  // history. The first entry is the start of an index range.
+  const first = await db
+    .selectFrom('ledger_entries')
+    .select('created_at_ms')
+    .where('merchant_id', '=', merchantId)
+    .where('currency', '=', currency)
+    .orderBy('created_at_ms')
+    .limit(1)
+    .executeTakeFirst();
+  if (first === undefined) return [];
+  const firstDay = Math.max(fromDay, Math.floor(Number(first.created_at_ms) / MS_PER_DAY));
+  if (firstDay >= lastDay) return [];
   const kept = await db
     .selectFrom('settlement_days')
     .select(['day', 'sums_json'])

@@ -50,6 +50,12 @@ describe(`the journal of a record's refs (${STORE})`, () => {
     expect(credit.postings.reduce((sum, p) => sum + p.amountMinor, 0n)).toBe(0n);
     expect(credit.postings.find((p) => p.merchantId === M && p.kind === 'pending')?.amountMinor).toBe(98_00n);
     expect(await f.ledger.journal(OTHER, { refs: ['pay-old'] })).toEqual([]);
+    // The limit, the page back from an entry and the currency apply to the refs' entries as before.
+    const refs = ['pay-old', 'rfd-old'];
+    expect((await f.ledger.journal(M, { refs, limit: 1 })).map((e) => e.ref)).toEqual(['rfd-old']);
+    expect((await f.ledger.journal(M, { refs, before: entries[0]!.id })).map((e) => e.ref)).toEqual(['pay-old']);
+    expect(await f.ledger.journal(M, { refs, currency: 'EGP' })).toEqual([]);
+    expect(await f.ledger.journal(M, { refs, currency: 'INR' })).toHaveLength(2);
     expect(await f.ledger.journal(M, { refs: [] })).toEqual([]);
 
     // On SQLite without statistics, as the service runs it; on PostgreSQL with sequential scans off.

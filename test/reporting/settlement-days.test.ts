@@ -48,20 +48,44 @@ describe(`account/settlements from the kept days (${STORE})`, () => {
   it('keeps only whole days that closed an hour ago, a day without movement too, and answers as the journal does', async () => {
     const fromMs = T0_MS;
     const toMs = T0_MS + DAYS * MS_PER_DAY;
+    expect(SETTLEMENT_DAY_CLOSE_MS).toBe(HOUR);
     // Day 6 ended 59 minutes ago: not closed yet. Days 0 to 5 are, day 4 with nothing moved.
-    const nowMs = T0_MS + 7 * MS_PER_DAY + SETTLEMENT_DAY_CLOSE_MS - 60_000;
+    const nowMs = T0_MS + 7 * MS_PER_DAY + 59 * 60_000;
     const expected = await fromJournal(M, fromMs, toMs);
     expect(expected.map((d) => d.day)).toContain('2025-01-04');
     expect(expected.map((d) => d.day)).not.toContain('2025-01-05');
     expect(await settlementDays(f.db, M, 'INR', { fromMs, toMs }, nowMs)).toEqual(expected);
     expect(await keptDays(M)).toEqual([0, 1, 2, 3, 4, 5]);
-    // Read again from what was kept; a minute later day 6 closes too.
+    // Read again from what was kept.
     expect(await settlementDays(f.db, M, 'INR', { fromMs, toMs }, nowMs)).toEqual(expected);
-    expect(await settlementDays(f.db, M, 'INR', { fromMs, toMs }, nowMs + 2 * 60_000)).toEqual(expected);
+
+    // Within the hour, an entry stamped a minute before midnight (a transaction begun then, or a
+    // process whose clock lags) still lands in day 6, which was not kept; two minutes later it closes.
+    f.clock.set(T0_MS + 7 * MS_PER_DAY - 60_000);
+    await f.db.transaction().execute((trx) => f.ledger.creditPayment(trx, { merchantId: M, currency: 'INR', paidMinor: 77_00n, feeMinor: 0n, channel: 'sim', ref: 'pay-late' }));
+    const withLate = await fromJournal(M, fromMs, toMs);
+    expect(withLate.find((d) => d.day === '2025-01-07')!.collectedMinor).toBe(expected.find((d) => d.day === '2025-01-07')!.collectedMinor + 77_00n);
+    expect(await settlementDays(f.db, M, 'INR', { fromMs, toMs }, nowMs + 2 * 60_000)).toEqual(withLate);
     expect(await keptDays(M)).toEqual([0, 1, 2, 3, 4, 5, 6]);
-    // A merchant that never moved money: its closed days are kept empty, the answer has none.
+    expect(await settlementDays(f.db, M, 'INR', { fromMs, toMs }, nowMs + 2 * 60_000)).toEqual(withLate);
+
+    // A merchant that never moved money keeps no day; nor does any merchant before its first entry.
     expect(await settlementDays(f.db, QUIET, 'INR', { fromMs, toMs }, nowMs)).toEqual([]);
-    expect(await keptDays(QUIET)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(await keptDays(QUIET)).toEqual([]);
+    const years = { fromMs: Date.UTC(2001, 0, 1), toMs };
+    expect(await settlementDays(f.db, M, 'INR', years, nowMs)).toEqual(withLate);
+    expect(await keptDays(M)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+  });
+
+  it('sums the missing days on both sides of kept ones without counting the kept twice', async () => {
+    await f.db.deleteFrom('settlement_days').execute();
+    const nowMs = T0_MS + 30 * MS_PER_DAY;
+    const middle = { fromMs: T0_MS + 2 * MS_PER_DAY, toMs: T0_MS + 5 * MS_PER_DAY };
+    expect(await settlementDays(f.db, M, 'INR', middle, nowMs)).toEqual(await fromJournal(M, middle.fromMs, middle.toMs));
+    expect(await keptDays(M)).toEqual([2, 3, 4]);
+    const all = { fromMs: T0_MS - MS_PER_DAY, toMs: T0_MS + DAYS * MS_PER_DAY };
+    expect(await settlementDays(f.db, M, 'INR', all, nowMs)).toEqual(await fromJournal(M, all.fromMs, all.toMs));
+    expect(await keptDays(M)).toEqual(Array.from({ length: DAYS }, (_, i) => i));
   });
 
   it('answers any range at any time as the journal alone does, whatever was kept before (property)', async () => {
