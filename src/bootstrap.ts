@@ -148,7 +148,7 @@ export async function buildRuntime(
   return {
     services,
     workerOptions: { maxIdleMs: config.workerIdleMaxMs, activity: services.activity },
-    jobs: [...Object.values(payments.jobs), ...Object.values(payouts.jobs), dispatcher.job, ledger.settlementJob(config.workerIdleMs), reporting.exportJob(config.workerIdleMs), ...reconciliationJobs],
+    jobs: [...Object.values(payments.jobs), ...Object.values(payouts.jobs), dispatcher.job, ledger.settlementJob(config.workerIdleMs), reporting.exportJob(config.workerIdleMs), reporting.settlementDaysJob(), ...reconciliationJobs],
     close: async () => {
       // Upstream calls in flight finish and are applied; their rows would otherwise wait out their leases.
       await Promise.all([payments.closeJobs(), payouts.closeJobs()]);

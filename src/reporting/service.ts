@@ -13,7 +13,8 @@ import { reportFile, ReportExportJob } from './export-job.js';
 import { createReport, findReport, recentReports, reportView, type ReportRequest, type ReportView } from './reports.js';
 import { listPayments, listPayouts, listRendered, type ListContext, type ListQuery, type Page, type RecordKind, type RecordRow } from './lists.js';
 import type { RenderedRecords } from './rendered-records.js';
-import { settlementDays, settlementRange, settlementView, SETTLEMENT_MAX_DAYS, type SettlementQuery } from './settlements.js';
+import { SettlementDaysJob, settlementDays, settlementRange, settlementView, SETTLEMENT_MAX_DAYS, type SettlementQuery } from './settlements.js';
+import { CURRENCIES } from '../core/money.js';
 import { statement, type StatementContext, type StatementQuery } from './statement.js';
 
 export interface ReportingOptions {
@@ -86,6 +87,11 @@ export class ReportingService {
   exportJob(idleIntervalMs: number, tuning: { pageRows?: number; pagesPerRun?: number } = {}): ReportExportJob {
     const { store, clock } = this.options;
     return new ReportExportJob({ db: store.db, storeKind: store.kind, clock, directory: this.directory, idleIntervalMs, ...tuning });
+  }
+
+  /** Keeps the merchants' newest closed days for account/settlements before they are asked for. */
+  settlementDaysJob(): SettlementDaysJob {
+    return new SettlementDaysJob(this.options.store.db, this.options.clock, CURRENCIES);
   }
 
   statement(merchantId: string, query: StatementQuery) {

@@ -211,3 +211,50 @@ export const settlementView = (currency: Currency, d: SettlementDayMinor): Settl
   settled: toMajor(d.settledMinor),
   net: toMajor(d.netMinor),
 });
+
+/** The closed days a run of the settlement-days job makes sure are kept: the last week's. */
+export const SETTLEMENT_DAYS_PREPARED = 7;
+/** Merchants a run of the job goes through (each with every currency). */
+const MERCHANTS_PER_RUN = 25;
+/** Between the job's checks whether another day has closed. */
+const SETTLEMENT_DAYS_IDLE_MS = 60_000;
+
+/**
+ * The background job that keeps each merchant's closed days before anyone asks, so that the first
+ * account/settlements call after midnight (or the console's home page) reads kept sums instead of
+ * summing the day's postings: once the newest day has closed, it goes through the merchants a few
+ * at a time and keeps the last SETTLEMENT_DAYS_PREPARED closed days of each currency they have moved
+ * money in (a few days more after the service was down). A merchant without entries costs one index
+ * probe a currency. Where several workers run it, both may sum a day and the first row written stands.
+ */
+export class SettlementDaysJob {
+  readonly name = 'settlement-days';
+  readonly idleIntervalMs = SETTLEMENT_DAYS_IDLE_MS;
+  /** The newest closed day every merchant has been prepared for, and the merchant the current pass is at. */
+  private preparedDay: number | null = null;
+  private cursor = '';
+
+  constructor(
+    private readonly db: Executor,
+    private readonly clock: { nowMs(): number },
+    private readonly currencies: readonly Currency[],
+  ) {}
+
+  async runOnce(): Promise<number> {
+    const nowMs = this.clock.nowMs();
+    const endDay = Math.floor((nowMs - SETTLEMENT_DAY_CLOSE_MS) / MS_PER_DAY);
+    if (this.preparedDay === endDay - 1) return 0;
+    const merchants = await this.db.selectFrom('merchants').select('id').where('id', '>', this.cursor).orderBy('id').limit(MERCHANTS_PER_RUN).execute();
+    const range = { fromMs: (endDay - SETTLEMENT_DAYS_PREPARED) * MS_PER_DAY, toMs: endDay * MS_PER_DAY };
+    for (const { id } of merchants) {
+      for (const currency of this.currencies) await settlementDays(this.db, id, currency, range, nowMs);
+    }
+    if (merchants.length < MERCHANTS_PER_RUN) {
+      this.preparedDay = endDay - 1;
+      this.cursor = '';
+    } else {
+      this.cursor = merchants.at(-1)!.id;
+    }
+    return merchants.length;
+  }
+}

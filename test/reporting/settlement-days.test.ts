@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MS_PER_DAY } from '../../src/reporting/time-range.js';
-import { SETTLEMENT_DAY_CLOSE_MS, settlementDays } from '../../src/reporting/settlements.js';
+import { SETTLEMENT_DAY_CLOSE_MS, SettlementDaysJob, settlementDays } from '../../src/reporting/settlements.js';
 import { fund, openLedger, T0_MS, type LedgerFixture } from '../ledger/helpers.js';
 
 const STORE = process.env.TEST_STORE === 'postgres' ? 'PostgreSQL' : 'SQLite';
@@ -98,6 +98,29 @@ describe(`account/settlements from the kept days (${STORE})`, () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it('has the background job keep the last week of closed days of every merchant, once a day', async () => {
+    await f.db.deleteFrom('settlement_days').execute();
+    let nowMs = T0_MS + 10 * MS_PER_DAY + 2 * HOUR;
+    const job = new SettlementDaysJob(f.db, { nowMs: () => nowMs }, ['INR', 'EGP']);
+    let handled = 0;
+    for (let run = await job.runOnce(); run > 0; run = await job.runOnce()) handled += run;
+    expect(handled).toBe(2);
+    // Days 3 to 9 closed within the week; day 9 moved nothing but follows the first entry.
+    expect(await keptDays(M)).toEqual([3, 4, 5, 6, 7, 8, 9]);
+    expect(await keptDays(QUIET)).toEqual([]);
+    expect(await f.db.selectFrom('settlement_days').select('day').where('currency', '=', 'EGP').execute()).toEqual([]);
+    const all = { fromMs: T0_MS, toMs: T0_MS + 10 * MS_PER_DAY };
+    expect(await settlementDays(f.db, M, 'INR', all, nowMs)).toEqual(await fromJournal(M, all.fromMs, all.toMs));
+
+    // Nothing more until the next day has closed an hour.
+    nowMs = T0_MS + 11 * MS_PER_DAY + HOUR - 1;
+    expect(await job.runOnce()).toBe(0);
+    nowMs = T0_MS + 11 * MS_PER_DAY + HOUR;
+    expect(await job.runOnce()).toBe(2);
+    expect(await job.runOnce()).toBe(0);
+    expect((await keptDays(M)).at(-1)).toBe(10);
   });
 
   it('lets two calls that find the same days missing both keep them, with the same answer', async () => {
