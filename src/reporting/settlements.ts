@@ -214,47 +214,71 @@ export const settlementView = (currency: Currency, d: SettlementDayMinor): Settl
 
 /** The closed days a run of the settlement-days job makes sure are kept: the last week's. */
 export const SETTLEMENT_DAYS_PREPARED = 7;
-/** Merchants a run of the job goes through (each with every currency). */
-const MERCHANTS_PER_RUN = 25;
+/** Merchants read at a time during a pass (each with every currency). */
+const MERCHANTS_PER_READ = 100;
 /** Between the job's checks whether another day has closed. */
 const SETTLEMENT_DAYS_IDLE_MS = 60_000;
 
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * The background job that keeps each merchant's closed days before anyone asks, so that the first
- * account/settlements call after midnight (or the console's home page) reads kept sums instead of
- * summing the day's postings: once the newest day has closed, it goes through the merchants a few
- * at a time and keeps the last SETTLEMENT_DAYS_PREPARED closed days of each currency they have moved
- * money in (a few days more after the service was down). A merchant without entries costs one index
- * probe a currency. Where several workers run it, both may sum a day and the first row written stands.
+ * account/settlements call after a day closed (or the console's home page) reads kept sums instead of
+ * summing the day's postings. When a day has closed (and at each start: its progress is in memory), one
+ * run makes a pass over the merchants and keeps the last SETTLEMENT_DAYS_PREPARED closed days of each
+ * currency a merchant moved money in during them; a merchant without such entries costs one index probe
+ * a currency and keeps nothing (a later call keeps its empty days cheaply). The pass gives the event loop
+ * a turn after each merchant: better-sqlite3 answers at once, so it would otherwise run as one block.
+ * Where several workers run it, each makes its own pass; a day both sum is written once.
  */
 export class SettlementDaysJob {
   readonly name = 'settlement-days';
   readonly idleIntervalMs = SETTLEMENT_DAYS_IDLE_MS;
-  /** The newest closed day every merchant has been prepared for, and the merchant the current pass is at. */
-  private preparedDay: number | null = null;
-  private cursor = '';
+  /** The end day (exclusive, in days since 1970) of the last finished pass. */
+  private preparedEndDay: number | null = null;
 
   constructor(
     private readonly db: Executor,
     private readonly clock: { nowMs(): number },
     private readonly currencies: readonly Currency[],
+    private readonly merchantsPerRead = MERCHANTS_PER_READ,
   ) {}
 
+  /** A pass, when a day closed since the last one: answers how many merchant currencies had days to keep. */
   async runOnce(): Promise<number> {
-    const nowMs = this.clock.nowMs();
-    const endDay = Math.floor((nowMs - SETTLEMENT_DAY_CLOSE_MS) / MS_PER_DAY);
-    if (this.preparedDay === endDay - 1) return 0;
-    const merchants = await this.db.selectFrom('merchants').select('id').where('id', '>', this.cursor).orderBy('id').limit(MERCHANTS_PER_RUN).execute();
+    const endDay = Math.floor((this.clock.nowMs() - SETTLEMENT_DAY_CLOSE_MS) / MS_PER_DAY);
+    // A clock set back finds its days prepared already.
+    if (this.preparedEndDay !== null && endDay <= this.preparedEndDay) return 0;
     const range = { fromMs: (endDay - SETTLEMENT_DAYS_PREPARED) * MS_PER_DAY, toMs: endDay * MS_PER_DAY };
-    for (const { id } of merchants) {
-      for (const currency of this.currencies) await settlementDays(this.db, id, currency, range, nowMs);
+    let kept = 0;
+    for (let cursor = ''; ; ) {
+      const merchants = await this.db.selectFrom('merchants').select('id').where('id', '>', cursor).orderBy('id').limit(this.merchantsPerRead).execute();
+      for (const { id } of merchants) {
+        for (const currency of this.currencies) {
+          if (await this.movedIn(id, currency, range)) {
+            await settlementDays(this.db, id, currency, range, this.clock.nowMs());
+            kept += 1;
+          }
+        }
+        await nextTurn();
+      }
+      if (merchants.length < this.merchantsPerRead) break;
+      cursor = merchants.at(-1)!.id;
     }
-    if (merchants.length < MERCHANTS_PER_RUN) {
-      this.preparedDay = endDay - 1;
-      this.cursor = '';
-    } else {
-      this.cursor = merchants.at(-1)!.id;
-    }
-    return merchants.length;
+    this.preparedEndDay = endDay;
+    return kept;
+  }
+
+  private async movedIn(merchantId: string, currency: Currency, range: DayRange): Promise<boolean> {
+    const entry = await this.db
+      .selectFrom('ledger_entries')
+      .select('id')
+      .where('merchant_id', '=', merchantId)
+      .where('currency', '=', currency)
+      .where('created_at_ms', '>=', BigInt(range.fromMs))
+      .where('created_at_ms', '<', BigInt(range.toMs))
+      .limit(1)
+      .executeTakeFirst();
+    return entry !== undefined;
   }
 }

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MS_PER_DAY } from '../../src/reporting/time-range.js';
 import { SETTLEMENT_DAY_CLOSE_MS, SettlementDaysJob, settlementDays } from '../../src/reporting/settlements.js';
-import { fund, openLedger, T0_MS, type LedgerFixture } from '../ledger/helpers.js';
+import { fund, insertMerchant, openLedger, T0_MS, type LedgerFixture } from '../ledger/helpers.js';
 
 const STORE = process.env.TEST_STORE === 'postgres' ? 'PostgreSQL' : 'SQLite';
 const M = 'm-days';
@@ -100,25 +100,38 @@ describe(`account/settlements from the kept days (${STORE})`, () => {
     );
   });
 
-  it('has the background job keep the last week of closed days of every merchant, once a day', async () => {
+  it('has the background job keep the last week of closed days of the merchants that moved money, once a day', async () => {
     await f.db.deleteFrom('settlement_days').execute();
+    // A third merchant, sorted last, with one payment on day 8.
+    await insertMerchant(f.db, 'm-zz');
+    f.clock.set(T0_MS + 8 * MS_PER_DAY + 3 * HOUR);
+    await f.db.transaction().execute((trx) => f.ledger.creditPayment(trx, { merchantId: 'm-zz', currency: 'INR', paidMinor: 5_00n, feeMinor: 0n, channel: 'sim', ref: 'pay-zz' }));
+
     let nowMs = T0_MS + 10 * MS_PER_DAY + 2 * HOUR;
-    const job = new SettlementDaysJob(f.db, { nowMs: () => nowMs }, ['INR', 'EGP']);
-    let handled = 0;
-    for (let run = await job.runOnce(); run > 0; run = await job.runOnce()) handled += run;
-    expect(handled).toBe(2);
+    // Two merchants a read: the pass pages through all three.
+    const job = new SettlementDaysJob(f.db, { nowMs: () => nowMs }, ['INR', 'EGP'], 2);
+    expect(await job.runOnce()).toBe(2);
+    expect(await job.runOnce()).toBe(0);
     // Days 3 to 9 closed within the week; day 9 moved nothing but follows the first entry.
     expect(await keptDays(M)).toEqual([3, 4, 5, 6, 7, 8, 9]);
+    expect(await keptDays('m-zz')).toEqual([8, 9]);
     expect(await keptDays(QUIET)).toEqual([]);
     expect(await f.db.selectFrom('settlement_days').select('day').where('currency', '=', 'EGP').execute()).toEqual([]);
     const all = { fromMs: T0_MS, toMs: T0_MS + 10 * MS_PER_DAY };
     expect(await settlementDays(f.db, M, 'INR', all, nowMs)).toEqual(await fromJournal(M, all.fromMs, all.toMs));
 
-    // Nothing more until the next day has closed an hour.
+    // Nothing more until the next day has closed an hour, nor after the clock was set back.
     nowMs = T0_MS + 11 * MS_PER_DAY + HOUR - 1;
+    expect(await job.runOnce()).toBe(0);
+    nowMs = T0_MS + 9 * MS_PER_DAY;
     expect(await job.runOnce()).toBe(0);
     nowMs = T0_MS + 11 * MS_PER_DAY + HOUR;
     expect(await job.runOnce()).toBe(2);
+    expect(await job.runOnce()).toBe(0);
+    expect((await keptDays(M)).at(-1)).toBe(10);
+    expect(await keptDays('m-zz')).toEqual([8, 9, 10]);
+    // A week on, nobody moved money in the week: nothing kept, nothing counted.
+    nowMs = T0_MS + 20 * MS_PER_DAY + HOUR;
     expect(await job.runOnce()).toBe(0);
     expect((await keptDays(M)).at(-1)).toBe(10);
   });
