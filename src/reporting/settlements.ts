@@ -2,6 +2,7 @@
 // collected (gross paid in), refunded, paid out, fees, settled (pending to available) and the net
 // change of its five balances. Closed days' sums are kept (settlement_days), the rest read by one grouped
 // query; days without movement are left out.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { validationError } from '../core/errors.js';
 import { toMajor, type Currency, type Minor } from '../core/money.js';
 import { BALANCE_KINDS } from '../ledger/accounts.js';
@@ -53,13 +54,13 @@ function addTo(day: SettlementDayMinor, entryKind: string, accountKind: string, 
   if (BUCKETS.has(accountKind)) day.netMinor += sum;
 }
 
-/** The range a settlements call covers: as given, else the last SETTLEMENT_DEFAULT_DAYS days up to now. */
 /** A range of time, both ends known (start included, end excluded). */
 export interface DayRange {
   readonly fromMs: number;
   readonly toMs: number;
 }
 
+/** The range a settlements call covers: as given, else the last SETTLEMENT_DEFAULT_DAYS days up to now. */
 export function settlementRange(query: Pick<SettlementQuery, 'from' | 'to'>, nowMs: number, maxDays: number | null): DayRange {
   const given = parseRange(query);
   const toMs = given.toMs ?? (Math.floor(nowMs / MS_PER_DAY) + 1) * MS_PER_DAY;
@@ -219,8 +220,6 @@ const MERCHANTS_PER_READ = 100;
 /** Between the job's checks whether another day has closed. */
 const SETTLEMENT_DAYS_IDLE_MS = 60_000;
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /**
  * The background job that keeps each merchant's closed days before anyone asks, so that the first
  * account/settlements call after a day closed (or the console's home page) reads kept sums instead of
@@ -249,14 +248,14 @@ export class SettlementDaysJob {
     const endDay = Math.floor((this.clock.nowMs() - SETTLEMENT_DAY_CLOSE_MS) / MS_PER_DAY);
     // A clock set back finds its days prepared already.
     if (this.preparedEndDay !== null && endDay <= this.preparedEndDay) return 0;
-    const range = { fromMs: (endDay - SETTLEMENT_DAYS_PREPARED) * MS_PER_DAY, toMs: endDay * MS_PER_DAY };
+    const fromDay = endDay - SETTLEMENT_DAYS_PREPARED;
     let kept = 0;
     for (let cursor = ''; ; ) {
       const merchants = await this.db.selectFrom('merchants').select('id').where('id', '>', cursor).orderBy('id').limit(this.merchantsPerRead).execute();
       for (const { id } of merchants) {
         for (const currency of this.currencies) {
-          if (await this.movedIn(id, currency, range)) {
-            await settlementDays(this.db, id, currency, range, this.clock.nowMs());
+          if (await this.movedIn(id, currency, fromDay, endDay)) {
+            await closedDaySums(this.db, id, currency, fromDay, endDay, this.clock.nowMs());
             kept += 1;
           }
         }
@@ -269,14 +268,15 @@ export class SettlementDaysJob {
     return kept;
   }
 
-  private async movedIn(merchantId: string, currency: Currency, range: DayRange): Promise<boolean> {
+  /** Whether the merchant has an entry in the currency from fromDay to endDay (excluded). */
+  private async movedIn(merchantId: string, currency: Currency, fromDay: number, endDay: number): Promise<boolean> {
     const entry = await this.db
       .selectFrom('ledger_entries')
       .select('id')
       .where('merchant_id', '=', merchantId)
       .where('currency', '=', currency)
-      .where('created_at_ms', '>=', BigInt(range.fromMs))
-      .where('created_at_ms', '<', BigInt(range.toMs))
+      .where('created_at_ms', '>=', BigInt(fromDay * MS_PER_DAY))
+      .where('created_at_ms', '<', BigInt(endDay * MS_PER_DAY))
       .limit(1)
       .executeTakeFirst();
     return entry !== undefined;
