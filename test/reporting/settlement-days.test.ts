@@ -149,4 +149,25 @@ describe(`account/settlements from the kept days (${STORE})`, () => {
     expect(second).toEqual(first);
     expect(await keptDays(M)).toEqual(Array.from({ length: DAYS }, (_, i) => i));
   });
+
+  it('gives the event loop a turn between the days it sums, and keeps each of them', async () => {
+    await f.db.deleteFrom('settlement_days').execute();
+    const range = { fromMs: T0_MS, toMs: T0_MS + DAYS * MS_PER_DAY };
+    const nowMs = T0_MS + 30 * MS_PER_DAY;
+    // Another task's turns, counted while the call runs: better-sqlite3 answers at once, so without
+    // the call's own turns this would not move until it had finished.
+    let turns = 0;
+    let ticking = true;
+    const tick = (): void => {
+      turns += 1;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const answer = await settlementDays(f.db, M, 'INR', range, nowMs, 0);
+    const turnsDuring = turns;
+    ticking = false;
+    expect(turnsDuring).toBeGreaterThanOrEqual(DAYS);
+    expect(answer).toEqual(await fromJournal(M, range.fromMs, range.toMs));
+    expect(await keptDays(M)).toEqual(Array.from({ length: DAYS }, (_, i) => i));
+  });
 });
