@@ -14,7 +14,17 @@ interface AjvIssue {
 /** SQLSTATE class 22, data exception: a value PostgreSQL refuses to store (NUL, bad encoding, out of range). */
 const DATA_EXCEPTION_CLASS = /^22[0-9A-Z]{3}$/;
 
-const STORE_UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08001', '08006', 'SQLITE_BUSY']);
+const STORE_UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P02', '57P03', '25P03', '08001', '08006', 'SQLITE_BUSY']);
+/**
+ * node-postgres's own errors, which carry no code: a connection the server ended (store/db.ts), one
+ * closed under a query, and the pool's wait for a connection running out (PG_CONNECTION_WAIT_MS).
+ */
+const STORE_UNAVAILABLE_MESSAGES = new Set([
+  'Client has encountered a connection error and is not queryable',
+  'Connection terminated unexpectedly',
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+]);
 
 function fieldOf(issue: AjvIssue): string {
   const base = issue.instancePath.replace(/^\//, '').replace(/\//g, '.');
@@ -68,7 +78,10 @@ export function toAppError(error: unknown): AppError {
   if (typeof fastifyError.code === 'string' && DATA_EXCEPTION_CLASS.test(fastifyError.code)) {
     return new AppError('VALIDATION_FAILED', 'A field holds a value that cannot be stored.');
   }
-  if (typeof fastifyError.code === 'string' && STORE_UNAVAILABLE_CODES.has(fastifyError.code)) {
+  const storeGone =
+    (typeof fastifyError.code === 'string' && STORE_UNAVAILABLE_CODES.has(fastifyError.code)) ||
+    (fastifyError.code === undefined && typeof fastifyError.message === 'string' && STORE_UNAVAILABLE_MESSAGES.has(fastifyError.message));
+  if (storeGone) {
     return new AppError('UNAVAILABLE', 'The service is temporarily unavailable; retry shortly.');
   }
   const status = fastifyError.statusCode;

@@ -216,12 +216,35 @@ function prepareMarkedStatements(client: pg.PoolClient, sent: { count: number })
   };
 }
 
-async function openPostgres(url: string, schema: string | null): Promise<Store> {
+/**
+ * How long PostgreSQL lets a session sit idle inside a transaction before it ends the session, rolling
+ * the transaction back and freeing its row locks. The service's transactions hold no connection while
+ * they wait on anything but the database, so only a fault (a stalled process, a bug) comes near it;
+ * without it such a transaction would hold the locks of a merchant's balance rows, and every payout
+ * waiting behind them, for as long as the fault lasted.
+ */
+export const PG_IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
+/**
+ * How long a query waits for one of the pool's connections before it fails (503 UNAVAILABLE) rather
+ * than waiting without end while the server is unreachable or every connection is stuck.
+ */
+export const PG_CONNECTION_WAIT_MS = 10_000;
+
+/** The PostgreSQL limits above, overridable (tests shorten them). */
+export interface PgTimeouts {
+  readonly idleInTransactionMs: number;
+  readonly connectionWaitMs: number;
+}
+
+async function openPostgres(url: string, schema: string | null, timeouts: Partial<PgTimeouts> = {}): Promise<Store> {
   if (schema) await ensurePgSchema(url, schema);
+  const idleInTransactionMs = timeouts.idleInTransactionMs ?? PG_IDLE_IN_TRANSACTION_TIMEOUT_MS;
+  const settings = [...(schema ? [`search_path=${schema}`] : []), 'synchronous_commit=on', `idle_in_transaction_session_timeout=${idleInTransactionMs}`];
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
-    options: schema ? `-c search_path=${schema} -c synchronous_commit=on` : '-c synchronous_commit=on',
+    connectionTimeoutMillis: timeouts.connectionWaitMs ?? PG_CONNECTION_WAIT_MS,
+    options: settings.map((setting) => `-c ${setting}`).join(' '),
     types: {
       getTypeParser: (oid: number, format?: any) => {
         if (oid === PG_INT8_OID || oid === PG_NUMERIC_OID) return (value: string) => BigInt(value);
@@ -229,10 +252,17 @@ async function openPostgres(url: string, schema: string | null): Promise<Store> 
       },
     },
   });
-  // A dropped connection must not crash the process; the next query reports the failure.
+  // A dropped connection must not crash the process; the next query reports the failure. The pool
+  // listens for an idle connection's error only: one the server ends while it is lent out between two
+  // statements of a transaction (a restart, a failover, pg_terminate_backend, the idle-in-transaction
+  // timeout) emitted 'error' with nobody listening, which killed the process. Its transaction now fails
+  // at its next statement, and the pool drops the connection when it comes back.
   pool.on('error', () => undefined);
   const sent = { count: 0 };
-  pool.on('connect', (client) => prepareMarkedStatements(client, sent));
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+    prepareMarkedStatements(client, sent);
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
@@ -255,12 +285,14 @@ export interface StoreConfig {
   readonly databaseUrl: string | null;
   readonly databaseSchema: string | null;
   readonly sqliteFile: string;
+  /** PostgreSQL only: PG_IDLE_IN_TRANSACTION_TIMEOUT_MS and PG_CONNECTION_WAIT_MS unless given. */
+  readonly pgTimeouts?: Partial<PgTimeouts>;
 }
 
 /** Opens the store and brings it up to date with the given migrations (src/migrations.ts). */
 export async function openStore(config: StoreConfig, migrations: Migrations): Promise<Store> {
   const store = config.databaseUrl
-    ? await openPostgres(config.databaseUrl, config.databaseSchema)
+    ? await openPostgres(config.databaseUrl, config.databaseSchema, config.pgTimeouts)
     : openSqlite(config.sqliteFile);
   await migrate(store.db, migrations, config.databaseUrl ? config.databaseSchema : null);
   return store;
