@@ -16,7 +16,7 @@ import { addPreviousWebhookSecret } from './merchants/webhook-secret-migrations.
 import { createReconciliationTables } from './reconciliation/reconciliation-migrations.js';
 import { createPeopleTables } from './people/people-migrations.js';
 import { createReporting, createSettlementDays } from './reporting/report-migrations.js';
-import { createRoutingTables } from './routing/routing-migrations.js';
+import { coverCompletionCounts, createRoutingTables } from './routing/routing-migrations.js';
 import { migrationOf, type Migrations } from './store/migrator.js';
 import { addServiceKeyRetirement } from './webhooks/service-key-migrations.js';
 import { createWebhookTables, indexEventsByMerchantResource } from './webhooks/webhook-migrations.js';
@@ -49,4 +49,5 @@ export const MIGRATIONS: Migrations = {
   '0024_pending_lots_by_due': migrationOf(indexPendingLotsByDue),
   '0025_webhook_events_by_merchant_resource': migrationOf(indexEventsByMerchantResource),
   '0026_settlement_days': migrationOf(createSettlementDays),
+  '0027_completions_by_connector': migrationOf(coverCompletionCounts),
 };

@@ -1,6 +1,8 @@
 // What an operator watches to see a failing provider before merchants do: every call to a connector
 // (count, latency, outcome), every notification (accepted or refused), and, read from the database
 // at each scrape, the last hour's final statuses per connector and method and the backlogs.
+import { performance } from 'node:perf_hooks';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { sql } from 'kysely';
 import { AppError } from '../core/errors.js';
@@ -10,6 +12,89 @@ import type { Db } from '../store/schema.js';
 export type CallOutcome = 'ok' | 'refused' | 'unavailable' | 'error';
 
 const HOUR_MS = 3_600_000;
+const MINUTE_MS = 60_000;
+/**
+ * How long after a minute ends its completions are taken as all written. A payment or payout is
+ * stamped with the clock of the process that finishes it, in the transaction that commits it, so a
+ * minute takes no new completion a moment after it ended; two minutes leave room for a slow commit or
+ * a lagging clock (processes sharing a database keep their clocks in step, docs/operations.md).
+ */
+export const COMPLETION_MINUTE_GRACE_MS = 2 * MINUTE_MS;
+/** How long LastHourCompletions reads before it gives the event loop a turn. */
+const COUNTS_YIELD_AFTER_MS = 10;
+
+/** Final statuses of one connector, method and status, counted. */
+export interface CompletionCount {
+  readonly channel: string;
+  readonly method: string;
+  readonly status: string;
+  readonly n: number;
+}
+
+/**
+ * Payments or payouts that reached a final status from `fromMs` (until `toMs`, excluded, when given),
+ * per connector, method and status: read from `<table>_completed_counts` alone (0027).
+ */
+export const completionCountsQuery = (db: Db, table: 'payments' | 'payouts', fromMs: number, toMs: number | null) => {
+  const from = db
+    .selectFrom(table)
+    .select(['channel', 'method', 'status', (eb) => eb.fn.countAll<string | number | bigint>().as('n')])
+    .where('completed_at_ms', '>=', BigInt(fromMs));
+  return (toMs === null ? from : from.where('completed_at_ms', '<', BigInt(toMs))).groupBy(['channel', 'method', 'status']);
+};
+
+const countsOf = async (query: ReturnType<typeof completionCountsQuery>): Promise<CompletionCount[]> =>
+  (await query.execute()).map((r) => ({ channel: r.channel, method: r.method, status: r.status, n: Number(r.n) }));
+
+/**
+ * The last hour's final statuses of one table, as /metrics reports them at every scrape. Each whole
+ * minute of the hour that ended COMPLETION_MINUTE_GRACE_MS ago is counted once and kept in memory; a
+ * scrape reads only the rest (the part minute where the hour begins, and the last two or three
+ * minutes). Counting the whole hour at every scrape read every row finished in it: 360,000 payments (100
+ * a second) held SQLite's event loop for a second (docs/benchmarks.md, session 38). The first scrape
+ * counts the hour a minute a read, with a turn of the event loop every 10 ms of reads.
+ */
+export class LastHourCompletions {
+  /** Counts of whole minutes (minutes since 1970) that had closed when they were read. */
+  private readonly minutes = new Map<number, readonly CompletionCount[]>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly table: 'payments' | 'payouts',
+    private readonly yieldAfterMs = COUNTS_YIELD_AFTER_MS,
+  ) {}
+
+  async counts(nowMs: number): Promise<CompletionCount[]> {
+    const fromMs = nowMs - HOUR_MS;
+    const firstMinute = Math.ceil(fromMs / MINUTE_MS);
+    const closedEnd = Math.max(firstMinute, Math.floor((nowMs - COMPLETION_MINUTE_GRACE_MS) / MINUTE_MS));
+    // Minutes that left the hour go; so do minutes not closed by this clock (one set back).
+    for (const minute of [...this.minutes.keys()]) if (minute < firstMinute || minute >= closedEnd) this.minutes.delete(minute);
+    const parts: (readonly CompletionCount[])[] = [];
+    if (fromMs < firstMinute * MINUTE_MS) parts.push(await countsOf(completionCountsQuery(this.db, this.table, fromMs, firstMinute * MINUTE_MS)));
+    let heldSince = performance.now();
+    for (let minute = firstMinute; minute < closedEnd; minute++) {
+      let counts = this.minutes.get(minute);
+      if (counts === undefined) {
+        if (performance.now() - heldSince >= this.yieldAfterMs) {
+          await nextTurn();
+          heldSince = performance.now();
+        }
+        counts = await countsOf(completionCountsQuery(this.db, this.table, minute * MINUTE_MS, (minute + 1) * MINUTE_MS));
+        this.minutes.set(minute, counts);
+      }
+      parts.push(counts);
+    }
+    parts.push(await countsOf(completionCountsQuery(this.db, this.table, closedEnd * MINUTE_MS, null)));
+    const totals = new Map<string, CompletionCount>();
+    for (const count of parts.flat()) {
+      const key = `${count.channel}\u0000${count.method}\u0000${count.status}`;
+      const before = totals.get(key);
+      totals.set(key, before === undefined ? count : { ...count, n: before.n + count.n });
+    }
+    return [...totals.values()];
+  }
+}
 
 /**
  * Payments waiting for their collection, counted by connector, from the collection queue's small
@@ -73,6 +158,7 @@ export class ConnectorMetrics {
     // Read at scrape time from the database, so every process reports the same truth.
     // Final statuses of the last hour, per connector, method and status: the success rate an alert reads.
     for (const table of ['payments', 'payouts'] as const) {
+      const completions = new LastHourCompletions(db, table);
       new Gauge({
         name: `paygate_${table}_completed_last_hour`,
         help: `${table === 'payments' ? 'Payments' : 'Payouts'} that reached a final status in the last hour, by connector, method and status.`,
@@ -80,13 +166,7 @@ export class ConnectorMetrics {
         registers: [this.registry],
         async collect() {
           this.reset();
-          const rows = await db
-            .selectFrom(table)
-            .select(['channel', 'method', 'status', (eb) => eb.fn.countAll<string | number | bigint>().as('n')])
-            .where('completed_at_ms', '>=', BigInt(clock.nowMs() - HOUR_MS))
-            .groupBy(['channel', 'method', 'status'])
-            .execute();
-          for (const row of rows) this.set({ connector: row.channel, method: row.method, status: row.status }, Number(row.n));
+          for (const count of await completions.counts(clock.nowMs())) this.set({ connector: count.channel, method: count.method, status: count.status }, count.n);
         },
       });
     }
