@@ -17,12 +17,14 @@ const DATA_EXCEPTION_CLASS = /^22[0-9A-Z]{3}$/;
 const STORE_UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P02', '57P03', '25P03', '08001', '08006', 'SQLITE_BUSY']);
 /**
  * node-postgres's own errors, which carry no code: a connection the server ended (store/db.ts), one
- * closed under a query, and the pool's wait for a connection running out (PG_CONNECTION_WAIT_MS).
+ * closed under a query, a new connection the server did not answer within PG_CONNECTION_WAIT_MS, and
+ * the pool's wait for a free connection running out (the same limit).
  */
 const STORE_UNAVAILABLE_MESSAGES = new Set([
   'Client has encountered a connection error and is not queryable',
   'Connection terminated unexpectedly',
   'Connection terminated',
+  'Connection terminated due to connection timeout',
   'timeout exceeded when trying to connect',
 ]);
 

@@ -160,8 +160,9 @@ async function closedDaySums(
   for (let day = firstDay; day < lastDay; day++) if (!keptDays.has(day)) missing.push(day);
   if (missing.length === 0) return sums;
   // Each missing day is summed by a read of its own, and the event loop gets a turn whenever the reads
-  // have held it for YIELD_AFTER_MS: better-sqlite3 answers at once, so one read over a year of a busy
-  // merchant's postings held every other request for seconds (31 days of 200,000 entries: 924 ms).
+  // have held it for SETTLEMENT_YIELD_AFTER_MS: better-sqlite3 answers at once, so one read over the
+  // missing days held every other request for the whole call (476 - 924 ms measured for a month of one
+  // merchant's 200,000 entries; a year's range twelve times that).
   const rows: SettlementDaysTable[] = [];
   let heldSince = performance.now();
   for (const day of missing) {

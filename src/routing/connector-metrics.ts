@@ -32,15 +32,24 @@ export interface CompletionCount {
 }
 
 /**
+ * The status a payment or payout finished with. A final status never changes again but for a payment's
+ * refund (Success -> Refund, its completion time kept), so a refunded payment counts as the Success it
+ * finished as: a minute's count then never changes once the minute has closed, and every process
+ * reports the same (payouts have no Refund status).
+ */
+const finishedStatus = sql<string>`CASE WHEN status = 'Refund' THEN 'Success' ELSE status END`;
+
+/**
  * Payments or payouts that reached a final status from `fromMs` (until `toMs`, excluded, when given),
- * per connector, method and status: read from `<table>_completed_counts` alone (0027).
+ * per connector, method and the status they finished with: read from `<table>_completed_counts` alone
+ * (0027).
  */
 export const completionCountsQuery = (db: Db, table: 'payments' | 'payouts', fromMs: number, toMs: number | null) => {
   const from = db
     .selectFrom(table)
-    .select(['channel', 'method', 'status', (eb) => eb.fn.countAll<string | number | bigint>().as('n')])
+    .select(['channel', 'method', finishedStatus.as('status'), (eb) => eb.fn.countAll<string | number | bigint>().as('n')])
     .where('completed_at_ms', '>=', BigInt(fromMs));
-  return (toMs === null ? from : from.where('completed_at_ms', '<', BigInt(toMs))).groupBy(['channel', 'method', 'status']);
+  return (toMs === null ? from : from.where('completed_at_ms', '<', BigInt(toMs))).groupBy(['channel', 'method', finishedStatus]);
 };
 
 const countsOf = async (query: ReturnType<typeof completionCountsQuery>): Promise<CompletionCount[]> =>

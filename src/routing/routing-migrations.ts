@@ -37,11 +37,11 @@ export async function createRoutingTables(db: Kysely<any>): Promise<void> {
  * indexes of 0008 held the completion time only, so each counted row was also read from its table: a
  * scrape over 360,000 payments finished in the hour held SQLite's event loop for 1,148 ms, and 176 ms
  * with the columns in the index. A payment or payout enters it once, when final (a refund changes a
- * payment's status in it).
+ * payment's status in it). The new indexes are built before the old ones are dropped: on PostgreSQL a
+ * build lets the tables be read, a drop holds them from everyone until the migration commits.
  */
 export async function coverCompletionCounts(db: Kysely<any>): Promise<void> {
   for (const table of ['payments', 'payouts'] as const) {
-    await db.schema.dropIndex(`${table}_completed`).execute();
     await db.schema
       .createIndex(`${table}_completed_counts`)
       .on(table)
@@ -49,4 +49,5 @@ export async function coverCompletionCounts(db: Kysely<any>): Promise<void> {
       .where('completed_at_ms', 'is not', null)
       .execute();
   }
+  for (const table of ['payments', 'payouts'] as const) await db.schema.dropIndex(`${table}_completed`).execute();
 }

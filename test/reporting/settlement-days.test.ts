@@ -150,7 +150,9 @@ describe(`account/settlements from the kept days (${STORE})`, () => {
     expect(await keptDays(M)).toEqual(Array.from({ length: DAYS }, (_, i) => i));
   });
 
-  it('gives the event loop a turn between the days it sums, and keeps each of them', async () => {
+  // On PostgreSQL every read is network I/O, so other tasks run between the reads anyway: only SQLite,
+  // whose driver answers at once, tells whether the call gives the loop its turns.
+  it.skipIf(STORE === 'PostgreSQL')('gives the event loop a turn between the days it sums, and keeps each of them', async () => {
     await f.db.deleteFrom('settlement_days').execute();
     const range = { fromMs: T0_MS, toMs: T0_MS + DAYS * MS_PER_DAY };
     const nowMs = T0_MS + 30 * MS_PER_DAY;

@@ -2,7 +2,8 @@
 // 0027_completions_by_connector puts those columns in the completion indexes, so the count reads no
 // table row; LastHourCompletions (routing/connector-metrics.ts) counts each closed minute once and a
 // scrape reads only the minutes that are still open. Whatever was counted before, a scrape must
-// answer what one query over the whole hour answers.
+// answer what one query over the whole hour answers, a payment refunded since counting as the Success
+// it finished as.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../src/migrations.js';
@@ -48,6 +49,14 @@ describe(`the last hour's completions for /metrics (${STORE})`, () => {
       const before = { payments: sorted(await countsOf(query('payments'))), payouts: sorted(await countsOf(query('payouts'))) };
       expect(before.payments.reduce((sum, c) => sum + c.n, 0)).toBe(payments.filter((p, i) => i >= 120 && p.completed_at_ms !== null).length);
 
+      // A refunded payment counts as the Success it finished as.
+      const refunded = payments.filter((p) => p.status === 'Success' && p.completed_at_ms !== null && Number(p.completed_at_ms) >= T0_MS - HOUR_MS).slice(0, 5);
+      const successesBefore = before.payments.filter((c) => c.status === 'Success').reduce((sum, c) => sum + c.n, 0);
+      for (const p of refunded) await store.db.updateTable('payments').set({ status: 'Refund' }).where('transaction_ref', '=', p.transaction_ref).execute();
+      expect(refunded).toHaveLength(5);
+      expect(sorted(await countsOf(query('payments')))).toEqual(before.payments);
+      expect(successesBefore).toBeGreaterThan(5);
+
       await migrate(store.db, MIGRATIONS, location.databaseSchema);
       for (const table of ['payments', 'payouts'] as const) {
         const names = await indexNamesOf(store, table);
@@ -67,8 +76,10 @@ describe(`the last hour's completions for /metrics (${STORE})`, () => {
   it('answers every scrape as one query over the hour would, as minutes close and completions arrive (property)', async () => {
     // A step either finishes a payment, stamped up to the grace before the clock (a slow commit, a
     // lagging process), or moves the clock (forward up to 20 minutes, or back up to 3) and scrapes.
+    // A refund turns a finished Success into Refund at any later time, its completion time kept.
     const step = fc.oneof(
       fc.record({ kind: fc.constant('complete' as const), shape: fc.nat(PAYMENT_SHAPES.length - 1), lagMs: fc.integer({ min: 0, max: COMPLETION_MINUTE_GRACE_MS }) }),
+      fc.record({ kind: fc.constant('refund' as const), pick: fc.nat() }),
       fc.record({ kind: fc.constant('scrape' as const), moveMs: fc.integer({ min: -3 * MINUTE_MS, max: 20 * MINUTE_MS }) }),
     );
     await fc.assert(
@@ -85,6 +96,12 @@ describe(`the last hour's completions for /metrics (${STORE})`, () => {
           const counts = new LastHourCompletions(store.db, 'payments', 0);
           let n = 0;
           for (const s of steps) {
+            if (s.kind === 'refund') {
+              const successes = await store.db.selectFrom('payments').select('transaction_ref').where('status', '=', 'Success').orderBy('transaction_ref').execute();
+              const chosen = successes[s.pick % Math.max(1, successes.length)];
+              if (chosen) await store.db.updateTable('payments').set({ status: 'Refund', refunded_at_ms: BigInt(nowMs) }).where('transaction_ref', '=', chosen.transaction_ref).execute();
+              continue;
+            }
             if (s.kind === 'complete') {
               const at = nowMs - s.lagMs;
               await store.db.insertInto('payments').values(storedPayment(M, `new-${n++}`, at, { ...PAYMENT_SHAPES[s.shape]!, completed_at_ms: BigInt(at) })).execute();

@@ -4,6 +4,7 @@
 // left idle holds its row locks only until idle_in_transaction_session_timeout; and a query that finds
 // every pooled connection taken waits a bounded time. Each failure reaches a merchant as 503
 // UNAVAILABLE, and the store answers the next query.
+import net from 'node:net';
 import pg from 'pg';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -38,6 +39,29 @@ async function open(pgTimeouts: Partial<PgTimeouts> = {}): Promise<{ store: Stor
 const backendPid = async (trx: Store['db']): Promise<number> => (await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(trx)).rows[0]!.pid;
 const probeN = async (s: Store): Promise<number> => (await sql<{ n: number }>`SELECT n FROM probe WHERE id = 1`.execute(s.db)).rows[0]!.n;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('a PostgreSQL server that accepts the connection and never answers', () => {
+  it('fails the query as UNAVAILABLE once the connection wait runs out', async () => {
+    const sockets: net.Socket[] = [];
+    const silent = net.createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as net.AddressInfo;
+    const pool = new pg.Pool({ connectionString: `postgres://postgres@127.0.0.1:${port}/test`, connectionTimeoutMillis: 200 });
+    pool.on('error', () => undefined);
+    try {
+      const failure = await pool.query('SELECT 1').then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(Error);
+      expect(toAppError(failure).reason).toBe('UNAVAILABLE');
+    } finally {
+      await pool.end();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+});
 
 describe.skipIf(!usingPostgres())('PostgreSQL connections that fail under the service', () => {
   it('has every connection limited by default: a minute idle in a transaction, ten seconds waiting for the pool', async () => {
