@@ -1,11 +1,10 @@
 // What an operator watches to see a failing provider before merchants do: every call to a connector
 // (count, latency, outcome), every notification (accepted or refused), and, read from the database
 // at each scrape, the last hour's final statuses per connector and method and the backlogs.
-import { performance } from 'node:perf_hooks';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { sql } from 'kysely';
 import { AppError } from '../core/errors.js';
+import { LoopTurns } from '../core/loop-turns.js';
 import { UpstreamRefusedError, UpstreamUnavailableError, type Channel } from '../connectors/channel.js';
 import type { Db } from '../store/schema.js';
 
@@ -60,7 +59,8 @@ export const completionCountsQuery = (db: Db, table: 'payments' | 'payouts', fro
   return (toMs === null ? from : from.where('completed_at_ms', '<', BigInt(toMs))).groupBy(['channel', 'method', finishedStatus]);
 };
 
-const countsOf = async (query: ReturnType<typeof completionCountsQuery>): Promise<CompletionCount[]> =>
+/** completionCountsQuery's rows as counts. */
+export const completionCountsOf = async (query: ReturnType<typeof completionCountsQuery>): Promise<CompletionCount[]> =>
   (await query.execute()).map((r) => ({ channel: r.channel, method: r.method, status: r.status, n: Number(r.n) }));
 
 /**
@@ -88,21 +88,18 @@ export class LastHourCompletions {
     // Minutes that left the hour go; so do minutes not closed by this clock (one set back).
     for (const minute of [...this.minutes.keys()]) if (minute < firstMinute || minute >= closedEnd) this.minutes.delete(minute);
     const parts: (readonly CompletionCount[])[] = [];
-    if (fromMs < firstMinute * MINUTE_MS) parts.push(await countsOf(completionCountsQuery(this.db, this.table, fromMs, firstMinute * MINUTE_MS)));
-    let heldSince = performance.now();
+    if (fromMs < firstMinute * MINUTE_MS) parts.push(await completionCountsOf(completionCountsQuery(this.db, this.table, fromMs, firstMinute * MINUTE_MS)));
+    const turns = new LoopTurns(this.yieldAfterMs);
     for (let minute = firstMinute; minute < closedEnd; minute++) {
       let counts = this.minutes.get(minute);
       if (counts === undefined) {
-        if (performance.now() - heldSince >= this.yieldAfterMs) {
-          await nextTurn();
-          heldSince = performance.now();
-        }
-        counts = await countsOf(completionCountsQuery(this.db, this.table, minute * MINUTE_MS, (minute + 1) * MINUTE_MS));
+        await turns.maybeYield();
+        counts = await completionCountsOf(completionCountsQuery(this.db, this.table, minute * MINUTE_MS, (minute + 1) * MINUTE_MS));
         this.minutes.set(minute, counts);
       }
       parts.push(counts);
     }
-    parts.push(await countsOf(completionCountsQuery(this.db, this.table, closedEnd * MINUTE_MS, null)));
+    parts.push(await completionCountsOf(completionCountsQuery(this.db, this.table, closedEnd * MINUTE_MS, null)));
     const totals = new Map<string, CompletionCount>();
     for (const count of parts.flat()) {
       const key = `${count.channel}\u0000${count.method}\u0000${count.status}`;

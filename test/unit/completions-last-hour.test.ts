@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../src/migrations.js';
-import { COMPLETION_MINUTE_GRACE_MS, completionCountsQuery, LastHourCompletions, type CompletionCount } from '../../src/routing/connector-metrics.js';
+import { COMPLETION_MINUTE_GRACE_MS, completionCountsOf as countsOf, completionCountsQuery, LastHourCompletions, type CompletionCount } from '../../src/routing/connector-metrics.js';
 import { migrate } from '../../src/store/migrator.js';
 import { indexNamesOf, planOf } from '../helpers/plans.js';
 import { openStoreBefore, openTestStore } from '../helpers/store.js';
@@ -121,7 +121,3 @@ describe(`the last hour's completions for /metrics (${STORE})`, () => {
     );
   });
 });
-
-async function countsOf(query: ReturnType<typeof completionCountsQuery>): Promise<CompletionCount[]> {
-  return (await query.execute()).map((r) => ({ channel: r.channel, method: r.method, status: r.status, n: Number(r.n) }));
-}
