@@ -31,6 +31,7 @@ import { ConnectorSettings } from './routing/connector-settings.js';
 import { ConnectorRouter } from './routing/router.js';
 import type { SimulatorHandle } from './simulator/server.js';
 import { dailyReconciliationJob } from './reconciliation/daily-job.js';
+import { WebhookRetentionJob } from './webhooks/retention.js';
 import { ReconciliationService } from './reconciliation/service.js';
 import { StatementRecords } from './domain/statement-records.js';
 
@@ -144,11 +145,12 @@ export async function buildRuntime(
     reporting,
     activity: new WorkSignal(),
   };
+  const retentionJobs = config.webhookRetentionDays > 0 ? [new WebhookRetentionJob({ db: store.db, clock, retentionDays: config.webhookRetentionDays })] : [];
   const reconciliationJobs = config.reconciliation.daily ? [dailyReconciliationJob(reconciliation, { clock, hourUtc: config.reconciliation.hourUtc, log: logger })] : [];
   return {
     services,
     workerOptions: { maxIdleMs: config.workerIdleMaxMs, activity: services.activity },
-    jobs: [...Object.values(payments.jobs), ...Object.values(payouts.jobs), dispatcher.job, ledger.settlementJob(config.workerIdleMs), reporting.exportJob(config.workerIdleMs), reporting.settlementDaysJob(), ...reconciliationJobs],
+    jobs: [...Object.values(payments.jobs), ...Object.values(payouts.jobs), dispatcher.job, ledger.settlementJob(config.workerIdleMs), reporting.exportJob(config.workerIdleMs), reporting.settlementDaysJob(), ...retentionJobs, ...reconciliationJobs],
     close: async () => {
       // Upstream calls in flight finish and are applied; their rows would otherwise wait out their leases.
       await Promise.all([payments.closeJobs(), payouts.closeJobs()]);

@@ -77,6 +77,11 @@ export interface Config {
   readonly reconciliation: ReconciliationConfig;
   /** Webhook delivery: SSRF allow-list and whether plain http is allowed. */
   readonly webhooks: WebhookConfig;
+  /**
+   * WEBHOOK_EVENT_RETENTION_DAYS: a webhook event whose delivery is over is deleted with its attempts
+   * this many days after it was created (src/webhooks/retention.ts); 0 keeps every event forever.
+   */
+  readonly webhookRetentionDays: number;
   /** How long a replaced secret or key keeps working beside its successor after a rotation. */
   readonly rotation: {
     /** A merchant's replaced webhook secret signs beside the new one (WEBHOOK_SECRET_OVERLAP_SECONDS). */
@@ -186,6 +191,7 @@ export function loadConfig(env: Env = process.env): Config {
       hourUtc: int(env, 'RECONCILIATION_HOUR_UTC', 2, 0, 23),
     },
     webhooks: webhookConfigFromEnv(env),
+    webhookRetentionDays: int(env, 'WEBHOOK_EVENT_RETENTION_DAYS', 90, 0, 36_500),
     rotation: {
       webhookSecretOverlapSeconds: int(env, 'WEBHOOK_SECRET_OVERLAP_SECONDS', 86_400, 0, 30 * 86_400),
       serviceKeyOverlapSeconds: int(env, 'SERVICE_KEY_OVERLAP_SECONDS', 86_400, 0, 30 * 86_400),

@@ -330,7 +330,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** List your webhook events, newest first */
+        /**
+         * List your webhook events, newest first
+         * @description An event is kept for the retention the operator sets (WEBHOOK_EVENT_RETENTION_DAYS, 90 days by default) after it was created; then, once its delivery is over (delivered, failed or no_destination), it is deleted with its attempts and no longer listed, shown or resent (404). An event still being retried is never deleted.
+         */
         post: operations["webhookEvents"];
         delete?: never;
         options?: never;

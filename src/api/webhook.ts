@@ -37,6 +37,8 @@ export const merchantWebhookRoutes: FastifyPluginAsyncTypebox<MerchantWebhookRou
         operationId: 'webhookEvents',
         tags: ['webhook'],
         summary: 'List your webhook events, newest first',
+        description:
+          'An event is kept for the retention the operator sets (WEBHOOK_EVENT_RETENTION_DAYS, 90 days by default) after it was created; then, once its delivery is over (delivered, failed or no_destination), it is deleted with its attempts and no longer listed, shown or resent (404). An event still being retried is never deleted.',
         security: MERCHANT_SECURITY,
         body: ListBody,
         response: { 200: SuccessEnvelope(ref(WebhookEventPage), 'One page of events, newest first.'), ...merchantErrors },

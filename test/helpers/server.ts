@@ -2,7 +2,7 @@
 // clients sign every request. Tests talk to it over HTTP like a merchant would.
 import { loadConfig, type Config } from '../../src/config.js';
 import { buildRuntime } from '../../src/bootstrap.js';
-import { Worker } from '../../src/core/worker.js';
+import { Worker, type Job } from '../../src/core/worker.js';
 import { OffsetClock } from '../../src/core/clock.js';
 import { buildApp, type AppHandle } from '../../src/server.js';
 import type { Services } from '../../src/services.js';
@@ -29,6 +29,8 @@ export interface TestServer {
   readonly adminToken: string;
   readonly database: TestDatabase;
   readonly worker: Worker;
+  /** The background jobs the runtime made from the configuration (the worker runs them unless `worker: false`). */
+  readonly jobs: readonly Job[];
   createMerchant(options?: { keyType?: KeyType; keyScope?: KeyScope; rateLimitPerSecond?: number; mode?: 'sandbox' | 'live' }): Promise<TestMerchant>;
   /** Calls the operator API with the bearer token. */
   admin(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
@@ -137,6 +139,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
       return { status: response.status, body: await response.json() };
     },
     worker,
+    jobs: runtime.jobs,
     async close() {
       await handle.close();
       await worker.stop();
