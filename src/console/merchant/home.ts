@@ -7,7 +7,7 @@ import { html } from '../../core/html.js';
 import { CURRENCIES, type Currency } from '../../core/money.js';
 import { BALANCE_KINDS } from '../../ledger/accounts.js';
 import type { Balances } from '../../ledger/service.js';
-import { methodStats, successPercent, type MethodStats } from '../../reporting/method-stats.js';
+import { periodMethodStats, successPercent, type MethodStats } from '../../reporting/method-stats.js';
 import { settlementDays } from '../../reporting/settlements.js';
 import { MS_PER_DAY, utcDay } from '../../reporting/time-range.js';
 import { ownMerchantId, type ConsolePages } from '../app.js';
@@ -63,7 +63,7 @@ export function merchantHomePages({ ledger, merchants, db, clock }: MerchantPage
       const nowMs = clock.nowMs();
       const todayMs = Math.floor(nowMs / MS_PER_DAY) * MS_PER_DAY;
       const fromMs = todayMs - (DAYS - 1) * MS_PER_DAY;
-      const [month, today] = await Promise.all([methodStats(db, merchantId, fromMs), methodStats(db, merchantId, todayMs)]);
+      const { period: month, recent: today } = await periodMethodStats(db, merchantId, { fromMs, recentFromMs: todayMs, nowMs });
       const balances = await Promise.all(CURRENCIES.map(async (currency) => ({ currency, balances: await ledger.balances(merchantId, currency) })));
       const active = CURRENCIES.filter((c) => month.some((s) => s.currency === c) || BALANCE_KINDS.some((k) => balances.find((b) => b.currency === c)!.balances[k] !== 0n));
 
