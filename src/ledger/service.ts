@@ -14,12 +14,21 @@ import { BalanceReads, merchantBalances, merchantJournal, type Balances, type Jo
 import { settleGroup, settlePending, type SettledGroup, type SettlementRun } from './settlement.js';
 import { withTransaction } from '../store/transactions.js';
 import type { Job } from '../core/worker.js';
-import { verifyLedger, type Violation } from './verify.js';
+import { journalRowsAtLeast, verifyLedger, verifyLedgerInThread, type Violation } from './verify.js';
 
 export interface LedgerOptions {
   /** Settlement delay per currency; a currency not listed settles at the next run (sandbox default). */
   readonly settlementDelayMs?: Partial<Record<Currency, number>>;
+  /** SQLite: journals of at least this many entries are verified in a thread (VERIFY_IN_THREAD_FROM_ENTRIES). */
+  readonly verifyInThreadFrom?: number;
 }
+
+/**
+ * From how many journal entries a SQLite ledger is verified in a thread of its own. Below it the
+ * checks run in the service's thread, holding the event loop for at most about 50 ms (1.3 s for
+ * 300,000 entries on the 2-core machine), less than starting the thread costs.
+ */
+export const VERIFY_IN_THREAD_FROM_ENTRIES = 10_000;
 
 /** Settlement runs on whole seconds of business time; asking more often finds nothing new. */
 const SETTLEMENT_MIN_IDLE_MS = 1000;
@@ -27,14 +36,19 @@ const SETTLEMENT_MIN_IDLE_MS = 1000;
 export class LedgerService {
   private readonly db: Db;
   private readonly ctx: LedgerContext;
+  /** The SQLite file the verifier's thread reads, when there is one. */
+  private readonly sqliteFile: string | null;
+  private readonly verifyInThreadFrom: number;
   private readonly balanceReads: BalanceReads;
 
-  constructor(store: Pick<Store, 'db' | 'kind'>, clock: Clock, options: LedgerOptions = {}) {
+  constructor(store: Pick<Store, 'db' | 'kind'> & Partial<Pick<Store, 'sqliteFile'>>, clock: Clock, options: LedgerOptions = {}) {
     const delays = { ...options.settlementDelayMs };
     for (const [currency, delayMs] of Object.entries(delays)) {
       if (!Number.isSafeInteger(delayMs) || delayMs < 0) throw new Error(`ledger: settlement delay of ${currency} must be >= 0 ms`);
     }
     this.db = store.db;
+    this.sqliteFile = store.kind === 'sqlite' ? (store.sqliteFile ?? null) : null;
+    this.verifyInThreadFrom = options.verifyInThreadFrom ?? VERIFY_IN_THREAD_FROM_ENTRIES;
     this.balanceReads = new BalanceReads(store.db);
     this.ctx = { storeKind: store.kind, clock, settlementDelayMs: (currency) => delays[currency] ?? 0 };
   }
@@ -147,7 +161,12 @@ export class LedgerService {
     return merchantJournal(this.db, merchantId, query);
   }
 
-  verify(): Promise<Violation[]> {
+  /**
+   * Every invariant of the books re-derived from the rows (verify.ts). On SQLite in a thread of its
+   * own (verifyLedgerInThread), so a long journal does not stop the service answering.
+   */
+  async verify(): Promise<Violation[]> {
+    if (this.sqliteFile !== null && (await journalRowsAtLeast(this.db, this.verifyInThreadFrom))) return verifyLedgerInThread(this.sqliteFile);
     return verifyLedger(this.db, this.ctx.storeKind);
   }
 

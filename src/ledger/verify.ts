@@ -1,5 +1,6 @@
 // The verifier: re-derives every invariant of the ledger from the rows, in one consistent
 // snapshot, and lists each violation. An empty list means the books balance.
+import { Worker } from 'node:worker_threads';
 import { sql, type RawBuilder } from 'kysely';
 import type { StoreKind } from '../store/db.js';
 import type { Db, Executor } from '../store/schema.js';
@@ -175,5 +176,49 @@ export async function verifyLedger(db: Db, storeKind: StoreKind): Promise<Violat
     const violations: Violation[] = [];
     for (const check of CHECKS) violations.push(...(await check(trx)));
     return violations;
+  });
+}
+
+/**
+ * Whether the SQLite journal holds at least `count` entries, read off its largest rowid in one step
+ * (entries are never deleted, so it is their number; a count would read them all).
+ */
+export async function journalRowsAtLeast(db: Db, count: number): Promise<boolean> {
+  if (count <= 0) return true;
+  const { rows: found } = await sql<{ n: bigint | number | null }>`SELECT max(rowid) AS n FROM ledger_entries`.execute(db);
+  return Number(found[0]?.n ?? 0) >= count;
+}
+
+/** What the verifier's thread (verify-thread.ts) posts back. */
+export type VerifyThreadReply = { readonly ok: true; readonly violations: Violation[] } | { readonly ok: false; readonly message: string };
+
+/**
+ * verifyLedger over the SQLite file, on a connection of its own in a worker thread (verify-thread.ts
+ * says why), so the service's event loop goes on serving while the journal is read. From the
+ * TypeScript sources (tests, the CLI under tsx) the thread registers tsx's loader first; the built
+ * service starts the compiled module.
+ */
+export function verifyLedgerInThread(file: string): Promise<Violation[]> {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const worker = fromSource
+    ? new Worker(
+        `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./verify-thread.ts', import.meta.url).href)}); });`,
+        { eval: true, workerData: { file } },
+      )
+    : new Worker(new URL('./verify-thread.js', import.meta.url), { workerData: { file } });
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    worker.once('message', (reply: VerifyThreadReply) => {
+      settled = true;
+      if (reply.ok) resolve(reply.violations);
+      else reject(new Error(`ledger verify: ${reply.message}`));
+    });
+    worker.once('error', (error) => {
+      settled = true;
+      reject(new Error(`ledger verify: ${error.message}`));
+    });
+    worker.once('exit', (code) => {
+      if (!settled) reject(new Error(`ledger verify: the verifier's thread ended (exit code ${code}) without an answer`));
+    });
   });
 }

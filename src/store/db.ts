@@ -15,6 +15,11 @@ export type StoreKind = 'sqlite' | 'postgres';
 export interface Store {
   readonly db: Db;
   readonly kind: StoreKind;
+  /**
+   * The SQLite file, for long reads on a connection of their own in another thread (the ledger
+   * verifier, src/ledger/verify-thread.ts); null on PostgreSQL.
+   */
+  readonly sqliteFile: string | null;
   /** Is the database answering? Used by /readyz. */
   ping(): Promise<boolean>;
   /**
@@ -187,6 +192,7 @@ function openSqlite(file: string): Store {
   return {
     db,
     kind: 'sqlite',
+    sqliteFile: file,
     ping: async () => sqlite.open,
     statements: () => statements.prepared,
     close: () => db.destroy(),
@@ -267,6 +273,7 @@ async function openPostgres(url: string, schema: string | null, timeouts: Partia
   return {
     db,
     kind: 'postgres',
+    sqliteFile: null,
     ping: async () => {
       try {
         await pool.query('SELECT 1');
