@@ -39,6 +39,8 @@ export class LedgerService {
   /** The SQLite file the verifier's thread reads, when there is one. */
   private readonly sqliteFile: string | null;
   private readonly verifyInThreadFrom: number;
+  /** The verifier's thread at work, if one is. */
+  private verifying: Promise<Violation[]> | null = null;
   private readonly balanceReads: BalanceReads;
 
   constructor(store: Pick<Store, 'db' | 'kind'> & Partial<Pick<Store, 'sqliteFile'>>, clock: Clock, options: LedgerOptions = {}) {
@@ -166,7 +168,12 @@ export class LedgerService {
    * own (verifyLedgerInThread), so a long journal does not stop the service answering.
    */
   async verify(): Promise<Violation[]> {
-    if (this.sqliteFile !== null && (await journalRowsAtLeast(this.db, this.verifyInThreadFrom))) return verifyLedgerInThread(this.sqliteFile);
+    if (this.sqliteFile !== null && (await journalRowsAtLeast(this.db, this.verifyInThreadFrom))) {
+      // One thread at a time: callers that ask while one reads the journal share its answer.
+      const file = this.sqliteFile;
+      this.verifying ??= verifyLedgerInThread(file).finally(() => (this.verifying = null));
+      return this.verifying;
+    }
     return verifyLedger(this.db, this.ctx.storeKind);
   }
 

@@ -1,5 +1,7 @@
 // The verifier: re-derives every invariant of the ledger from the rows, in one consistent
 // snapshot, and lists each violation. An empty list means the books balance.
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { sql, type RawBuilder } from 'kysely';
 import type { StoreKind } from '../store/db.js';
@@ -189,6 +191,15 @@ export async function journalRowsAtLeast(db: Db, count: number): Promise<boolean
   return Number(found[0]?.n ?? 0) >= count;
 }
 
+/**
+ * tsx's loader API as an absolute URL, found from this file: the thread's start-up code is evaluated
+ * without a file of its own, so a bare package name there would be looked up from the working directory.
+ */
+function tsxApiUrl(): string {
+  const meta = import.meta as ImportMeta & { resolve?: (specifier: string) => string };
+  return typeof meta.resolve === 'function' ? meta.resolve('tsx/esm/api') : pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href;
+}
+
 /** What the verifier's thread (verify-thread.ts) posts back. */
 export type VerifyThreadReply = { readonly ok: true; readonly violations: Violation[] } | { readonly ok: false; readonly message: string };
 
@@ -202,7 +213,7 @@ export function verifyLedgerInThread(file: string): Promise<Violation[]> {
   const fromSource = import.meta.url.endsWith('.ts');
   const worker = fromSource
     ? new Worker(
-        `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./verify-thread.ts', import.meta.url).href)}); });`,
+        `import(${JSON.stringify(tsxApiUrl())}).then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./verify-thread.ts', import.meta.url).href)}); });`,
         { eval: true, workerData: { file } },
       )
     : new Worker(new URL('./verify-thread.js', import.meta.url), { workerData: { file } });

@@ -200,7 +200,7 @@ export class WebhookService {
       if (!url) {
         throw new AppError('CONFLICT', `No ${row.resource_kind} webhook URL is configured; set one, then resend.`);
       }
-      await trx
+      const updated = await trx
         .updateTable('webhook_events')
         .set({
           status: 'pending',
@@ -210,7 +210,10 @@ export class WebhookService {
           next_attempt_at_ms: BigInt(this.clock.nowMs()),
         })
         .where('id', '=', id)
-        .execute();
+        .executeTakeFirst();
+      // Deleted since it was read (the retention job, on PostgreSQL where the read did not wait for it):
+      // nothing is resent, so nothing is recorded either.
+      if (updated.numUpdatedRows === 0n) throw eventNotFound(id, merchantId);
       const details = { type: row.type, resourceRef: row.resource_ref, url: url.split(/[?#]/, 1)[0]! };
       await recordAudit(trx, { actor, action: 'webhook.resend', target: id, merchantId: row.merchant_id, details, nowMs: this.clock.nowMs() });
     });
@@ -224,7 +227,10 @@ export class WebhookService {
       .where('id', '=', id)
       .$if(merchantId !== null, (qb) => qb.where('merchant_id', '=', merchantId!))
       .executeTakeFirst();
-    if (!row) throw merchantId === null ? new AppError('NOT_FOUND', `No webhook event ${id}.`) : notFound('webhook event');
+    if (!row) throw eventNotFound(id, merchantId);
     return row;
   }
 }
+
+const eventNotFound = (id: string, merchantId: string | null): AppError =>
+  merchantId === null ? new AppError('NOT_FOUND', `No webhook event ${id}.`) : notFound('webhook event');

@@ -174,6 +174,35 @@ describe(`webhook event retention (${STORE})`, () => {
     });
   });
 
+  it('records no resend of an event the purge deleted while the resend waited', async () => {
+    await withStore(async (store) => {
+      const { WebhookService } = await import('../../src/webhooks/service.js');
+      const { loadOrCreateServiceKey } = await import('../../src/webhooks/signer.js');
+      const { SecretBox } = await import('../../src/core/secrets.js');
+      const { isPostgres } = await import('../../src/store/schema.js');
+      const clock = new ManualClock(NOW_MS);
+      const webhooks = new WebhookService(store.db, await loadOrCreateServiceKey(store.db, new SecretBox(Buffer.alloc(32, 3).toString('base64')), clock), clock);
+      const row = { ...event(1, 'failed', T0_MS - 5), destination_source: 'request' as const };
+      await store.db.insertInto('webhook_events').values(row).execute();
+      await store.db.insertInto('webhook_attempts').values([attempt(row.id, 1)]).execute();
+      // The job's chunk, held open while a resend comes: on PostgreSQL the resend reads the row and its
+      // update waits for the lock; on SQLite the resend's transaction waits for this one.
+      let resent: Promise<unknown> | null = null;
+      await store.db.transaction().execute(async (trx) => {
+        const chosen = expiredEventsQuery(trx, BigInt(T0_MS), CHUNK_EVENTS);
+        const ids = (await (isPostgres(trx) ? chosen.forUpdate().skipLocked() : chosen).execute()).map((r) => r.id);
+        expect(ids).toEqual([row.id]);
+        await trx.deleteFrom('webhook_attempts').where('event_id', 'in', ids).execute();
+        await trx.deleteFrom('webhook_events').where('id', 'in', ids).execute();
+        resent = webhooks.resend(row.id, M, 'test').catch((error: unknown) => error);
+        await pause(300);
+      });
+      expect(String(await resent)).toMatch(/NOT_FOUND/);
+      const audited = await store.db.selectFrom('audit_log').select('action').where('target', '=', row.id).execute();
+      expect(audited).toEqual([]);
+    });
+  });
+
   it('reads the expired events on webhook_events_created', async () => {
     await withStore(async (store) => {
       const plan = await planOf(store, expiredEventsQuery(store.db, BigInt(T0_MS), CHUNK_EVENTS).compile());
