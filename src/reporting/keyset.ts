@@ -16,6 +16,15 @@ export function olderThan(createdColumn: string, idColumn: string, position: Key
   return sql<SqlBool>`(${sql.ref(createdColumn)}, ${sql.ref(idColumn)}) < (${position.createdAtMs}, ${position.id})`;
 }
 
+/**
+ * Rows at `position` or newer: the older edge of a window of a scan (reporting/lists.ts). The plain
+ * bound on the time comes first: SQLite seeks the index on one row-value bound only, and with both
+ * ends as row values it read from the window's newer end to the merchant's oldest row every time.
+ */
+export function notOlderThan(createdColumn: string, idColumn: string, position: KeysetPosition): Expression<SqlBool> {
+  return sql<SqlBool>`${sql.ref(createdColumn)} >= ${position.createdAtMs} AND (${sql.ref(createdColumn)}, ${sql.ref(idColumn)}) >= (${position.createdAtMs}, ${position.id})`;
+}
+
 export const positionParts = (position: KeysetPosition): string[] => [position.createdAtMs.toString(), position.id];
 
 /** The inverse of positionParts; a malformed part is the cursor's fault, so it is reported as such. */
