@@ -7,6 +7,7 @@ import { VERIFY_IN_THREAD_FROM_ENTRIES } from '../../src/ledger/service.js';
 import { verifyLedgerInThread } from '../../src/ledger/verify.js';
 import type { Executor } from '../../src/store/schema.js';
 import { usingPostgres } from '../helpers/store.js';
+import { turnsDuring } from '../helpers/loop-turns.js';
 import { fund, openLedger, T0_MS, type LedgerFixture } from './helpers.js';
 
 const M = 'mch_verify_thread';
@@ -80,15 +81,7 @@ describe.skipIf(usingPostgres())('the ledger verifier in its own thread (SQLite)
     await bulkEntries(f, 20_000);
     // Another task's turns while the verifier runs: in the service's thread the checks would answer
     // between a handful of awaits, so only a thread of its own lets this count climb.
-    let turns = 0;
-    let ticking = true;
-    const tick = (): void => {
-      turns += 1;
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
-    const violations = await f.ledger.verify();
-    ticking = false;
+    const { result: violations, turns } = await turnsDuring(() => f.ledger.verify());
     expect(violations).toEqual([]);
     expect(turns).toBeGreaterThan(100);
   });

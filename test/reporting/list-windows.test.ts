@@ -9,6 +9,7 @@ import type { Currency } from '../../src/core/money.js';
 import type { PaymentsTable } from '../../src/domain/payments/payment-rows.js';
 import { LIST_SCAN_WINDOW_ROWS, recordPage } from '../../src/reporting/lists.js';
 import { openTestStore } from '../helpers/store.js';
+import { turnsDuring } from '../helpers/loop-turns.js';
 import { insertMerchant, T0_MS } from '../ledger/helpers.js';
 import { storedPayment } from '../payments/api-helpers.js';
 
@@ -127,15 +128,7 @@ describe(`list pages filtered on what no index serves (${STORE})`, () => {
   // On PostgreSQL a page is one query whose reads wait on the server; on SQLite the windows give the
   // event loop its turns, which only a driver that answers at once can show.
   it.skipIf(STORE === 'PostgreSQL')('gives the event loop a turn between windows while it looks for rare rows', async () => {
-    let turns = 0;
-    let ticking = true;
-    const tick = (): void => {
-      turns += 1;
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
-    const page = await actual({ currency: 'NGN', fromMs: null, toMs: null, afterIndex: null, limit: 50 });
-    ticking = false;
+    const { result: page, turns } = await turnsDuring(() => actual({ currency: 'NGN', fromMs: null, toMs: null, afterIndex: null, limit: 50 }));
     expect(page).toEqual([]);
     // The merchant's rows make four windows: a turn before each after the first.
     expect(turns).toBeGreaterThanOrEqual(3);

@@ -8,6 +8,7 @@ import { CURRENCIES } from '../../src/core/money.js';
 import { methodStats, periodMethodStats, sliceEdges } from '../../src/reporting/method-stats.js';
 import type { PaymentsTable } from '../../src/domain/payments/payment-rows.js';
 import { openTestStore } from '../helpers/store.js';
+import { turnsDuring } from '../helpers/loop-turns.js';
 import { insertMerchant, T0_MS } from '../ledger/helpers.js';
 import { storedPayment } from '../payments/api-helpers.js';
 
@@ -90,18 +91,11 @@ describe(`the home page's per-method figures (${STORE})`, () => {
     await store.db.deleteFrom('payments').execute();
     const rows = Array.from({ length: 48 }, (_, i) => storedPayment(M, `turn-${i}`, T0_MS + i * HOUR + 60_000, { status: 'Success', paid_amount_minor: 100n }));
     await store.db.insertInto('payments').values(rows).execute();
-    let turns = 0;
-    let ticking = true;
-    const tick = (): void => {
-      turns += 1;
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
-    const answer = await periodMethodStats(store.db, M, { fromMs: T0_MS, recentFromMs: T0_MS + DAY, nowMs: T0_MS + 2 * DAY - 1 }, { yieldAfterMs: 0 });
-    const turnsDuring = turns;
-    ticking = false;
+    const { result: answer, turns } = await turnsDuring(() =>
+      periodMethodStats(store.db, M, { fromMs: T0_MS, recentFromMs: T0_MS + DAY, nowMs: T0_MS + 2 * DAY - 1 }, { yieldAfterMs: 0 }),
+    );
     // 48 hourly slices, a turn before each.
-    expect(turnsDuring).toBeGreaterThanOrEqual(47);
+    expect(turns).toBeGreaterThanOrEqual(47);
     expect(answer.period).toMatchObject([{ currency: 'INR', method: 'NATIVE', total: 48, succeeded: 48, volumeMinor: 4_800n }]);
     expect(answer.recent).toMatchObject([{ total: 24, succeeded: 24, volumeMinor: 2_400n }]);
   });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MS_PER_DAY } from '../../src/reporting/time-range.js';
 import { SETTLEMENT_DAY_CLOSE_MS, SettlementDaysJob, settlementDays } from '../../src/reporting/settlements.js';
 import { fund, insertMerchant, openLedger, T0_MS, type LedgerFixture } from '../ledger/helpers.js';
+import { turnsDuring } from '../helpers/loop-turns.js';
 
 const STORE = process.env.TEST_STORE === 'postgres' ? 'PostgreSQL' : 'SQLite';
 const M = 'm-days';
@@ -158,17 +159,8 @@ describe(`account/settlements from the kept days (${STORE})`, () => {
     const nowMs = T0_MS + 30 * MS_PER_DAY;
     // Another task's turns, counted while the call runs: better-sqlite3 answers at once, so without
     // the call's own turns this would not move until it had finished.
-    let turns = 0;
-    let ticking = true;
-    const tick = (): void => {
-      turns += 1;
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
-    const answer = await settlementDays(f.db, M, 'INR', range, nowMs, 0);
-    const turnsDuring = turns;
-    ticking = false;
-    expect(turnsDuring).toBeGreaterThanOrEqual(DAYS);
+    const { result: answer, turns } = await turnsDuring(() => settlementDays(f.db, M, 'INR', range, nowMs, 0));
+    expect(turns).toBeGreaterThanOrEqual(DAYS);
     expect(answer).toEqual(await fromJournal(M, range.fromMs, range.toMs));
     expect(await keptDays(M)).toEqual(Array.from({ length: DAYS }, (_, i) => i));
   });
