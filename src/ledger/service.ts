@@ -49,7 +49,7 @@ export class LedgerService {
       if (!Number.isSafeInteger(delayMs) || delayMs < 0) throw new Error(`ledger: settlement delay of ${currency} must be >= 0 ms`);
     }
     this.db = store.db;
-    this.sqliteFile = store.kind === 'sqlite' ? (store.sqliteFile ?? null) : null;
+    this.sqliteFile = store.sqliteFile ?? null;
     this.verifyInThreadFrom = options.verifyInThreadFrom ?? VERIFY_IN_THREAD_FROM_ENTRIES;
     this.balanceReads = new BalanceReads(store.db);
     this.ctx = { storeKind: store.kind, clock, settlementDelayMs: (currency) => delays[currency] ?? 0 };

@@ -230,11 +230,11 @@ const windowEdgeQueries = new Map<string, HotQuery<unknown[], { created_at_ms: b
 
 /** The row LIST_SCAN_WINDOW_ROWS - 1 rows older than `position` (or the newest) in the range, or null when there are fewer. */
 async function windowEdge(db: Db, kind: RecordKind, merchantId: string, range: TimeRange, position: KeysetPosition | null): Promise<KeysetPosition | null> {
-  const key = `${kind} ${range.fromMs !== null} ${range.toMs !== null} ${position !== null}`;
+  const [from, to, after] = [range.fromMs !== null, range.toMs !== null, position !== null];
+  const key = `${kind} ${from} ${to} ${after}`;
   let query = windowEdgeQueries.get(key);
   if (query === undefined) {
-    const arity = 2 + (range.fromMs !== null ? 1 : 0) + (range.toMs !== null ? 1 : 0) + (position !== null ? 2 : 0);
-    const [from, to, after] = [range.fromMs !== null, range.toMs !== null, position !== null];
+    const arity = 2 + (from ? 1 : 0) + (to ? 1 : 0) + (after ? 2 : 0);
     query = new HotQuery(arity, (executor, ...values: unknown[]) => {
       const next = (): any => values.shift();
       const loose = executor as unknown as Kysely<Record<RecordKind, PaymentsTable>>;

@@ -11,11 +11,11 @@
 // the worker runs it again at once while it finds work, so a backlog (retention switched on over a
 // year of events) drains steadily instead of in one long hold of the store.
 import type { Clock } from '../core/clock.js';
+import { DAY_MS } from '../core/days.js';
 import type { Job } from '../core/worker.js';
 import { isPostgres, type Db, type Executor } from '../store/schema.js';
 import { writeGroupOf } from '../store/write-group.js';
 
-export const DAY_MS = 86_400_000;
 /** Events deleted per transaction, with their attempts (eight a failed event, more after resends). */
 export const CHUNK_EVENTS = 250;
 /** Chunks per run: the worker calls again at once while a run deleted something. */

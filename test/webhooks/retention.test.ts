@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { ManualClock } from '../../src/core/clock.js';
-import { CHUNK_EVENTS, DAY_MS, expiredEventsQuery, WebhookRetentionJob } from '../../src/webhooks/retention.js';
+import { DAY_MS } from '../../src/core/days.js';
+import { CHUNK_EVENTS, expiredEventsQuery, WebhookRetentionJob } from '../../src/webhooks/retention.js';
 import type { WebhookEventsTable } from '../../src/webhooks/webhook-rows.js';
 import { planOf } from '../helpers/plans.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
