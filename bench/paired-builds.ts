@@ -6,10 +6,12 @@
 // The answer is each process's CPU per payout over the burst, the service, its bank and the client
 // together. The two start together in every round, in alternating order.
 //
-//   npx tsx bench/paired-builds.ts --a <checkout> --b <checkout> [--rounds 4] [--payouts 3000] [--kind payouts|payments]
+//   npx tsx bench/paired-builds.ts --a <checkout> --b <checkout> [--rounds 4] [--payouts 3000] [--kind payouts|payments|reads]
 //
 // `--kind payments` sends payment/initiate instead (INR, NATIVE) and waits until every payment's
-// collection is ready: intake, the collection job's claim and the channel's answer. With
+// collection is ready: intake, the collection job's claim and the channel's answer. `--kind reads`
+// sends signed account/balance reads (session 40): the signature check, the one-time record's group
+// commit and the ledger read, with nothing left to wait for afterwards. With
 // TEST_STORE=postgres each build's services run on a schema of their own, and the CPU of the
 // PostgreSQL backends serving that build (told apart by their application_name) is counted too.
 //
@@ -38,7 +40,8 @@ const CONNECTIONS = 40;
 const WARM_UP_PAYOUTS = 500;
 const FINAL_POLL_MS = 50;
 
-type Kind = 'payouts' | 'payments';
+type Kind = 'payouts' | 'payments' | 'reads';
+const KINDS: readonly Kind[] = ['payouts', 'payments', 'reads'];
 
 interface BurstResult {
   /** The child's CPU (service, bank, client) per request, and on PostgreSQL its backends' CPU per request. */
@@ -75,9 +78,14 @@ async function burst(checkout: string, payouts: number, kind: Kind): Promise<Bur
     const merchant = await server.createMerchant({ keyType: 'HMAC-SHA256' });
     await fund(server, merchant.id, 'IDR', 10n ** 13n);
     const request = (): Promise<{ ok: boolean }> =>
-      kind === 'payments' ? merchant.client.paymentInitiate(initiateBody('INR', 'NATIVE')) : merchant.client.payoutInitiate(payoutBody('IDR', 'TRANSFER'));
+      kind === 'payments'
+        ? merchant.client.paymentInitiate(initiateBody('INR', 'NATIVE'))
+        : kind === 'reads'
+          ? merchant.client.balance({ currency: 'IDR' })
+          : merchant.client.payoutInitiate(payoutBody('IDR', 'TRANSFER'));
     // The checkout's own modules, loaded at run time: typed as any here.
     const unfinished = async (): Promise<number> => {
+      if (kind === 'reads') return 0;
       const db = server.services.store.db;
       const query =
         kind === 'payments'
@@ -138,8 +146,8 @@ function runBurst(checkout: string, payouts: number, kind: Kind, label: 'a' | 'b
 
 async function main(): Promise<void> {
   const payouts = Number(values.payouts ?? 3000);
-  const kind: Kind = values.kind === 'payments' ? 'payments' : 'payouts';
-  if (values.kind !== undefined && values.kind !== 'payments' && values.kind !== 'payouts') throw new Error('--kind is payouts or payments');
+  const kind = (values.kind ?? 'payouts') as Kind;
+  if (!KINDS.includes(kind)) throw new Error(`--kind is one of ${KINDS.join(', ')}`);
   if (values.burst !== undefined) {
     process.stdout.write(`${JSON.stringify(await burst(path.resolve(values.burst), payouts, kind))}\n`);
     return;
@@ -147,7 +155,7 @@ async function main(): Promise<void> {
   if (values.a === undefined || values.b === undefined) throw new Error('usage: npx tsx bench/paired-builds.ts --a <checkout> --b <checkout> [--rounds 4] [--payouts 3000]');
   const builds = { a: path.resolve(values.a), b: path.resolve(values.b) };
   const rounds = Number(values.rounds ?? 4);
-  const unit = kind === 'payments' ? 'payment' : 'payout';
+  const unit = kind === 'payments' ? 'payment' : kind === 'reads' ? 'read' : 'payout';
   console.log(`paired builds: ${payouts} ${kind} a burst, ${rounds} rounds, ${process.env.TEST_STORE === 'postgres' ? 'PostgreSQL' : 'SQLite'}\n  a = ${builds.a}\n  b = ${builds.b}\n`);
   console.log(`round  a µs/${unit}  b µs/${unit}  b / a   a db µs  b db µs  db b / a  a wall s  b wall s`);
   const ratios: number[] = [];

@@ -133,3 +133,19 @@ export function needsAnotherRound(base: readonly LoadResult[], repeat: readonly 
 
 /** A spread for the notes: "14 %". */
 export const spreadText = (spread: number): string => `${Math.round(spread * 100)} %`;
+
+/** The no-op route's figures a case's ratio divides by: its rate, and its server's CPU per request. */
+export interface NoopFigures {
+  readonly rps: number;
+  readonly cpuUsPerRequest: number | null;
+}
+
+/**
+ * The no-op's two windows around a case (bench/run.ts, NEAR_NOOP) as one divisor: their requests over
+ * their seconds, so a machine that sped up or slowed down during the case is met halfway.
+ */
+export function noopAround(before: LoadResult, after: LoadResult): NoopFigures {
+  const both = combineLoads([before, after]);
+  const cpuMs = both.cpu?.processMs.noop;
+  return { rps: both.rps, cpuUsPerRequest: cpuMs !== undefined && both.requests > 0 ? (cpuMs * 1000) / both.requests : null };
+}

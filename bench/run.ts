@@ -20,7 +20,7 @@ import { BASELINE_PAYMENTS, ensureSeeded, MILLION, MILLION_TOLERANCE, millionCas
 import { createContext, type BenchContext } from './context.js';
 import { FOREIGN_CPU_WARNING, snapshot, usageBetween } from './cpu.js';
 import { runLoad, type LoadResult, type PreparedRequest } from './load.js';
-import { combineLoads, needsAnotherRound, PAIRED_ROUNDS, spreadOf, spreadText, windowRates } from './paired.js';
+import { combineLoads, needsAnotherRound, noopAround, PAIRED_ROUNDS, spreadOf, spreadText, windowRates, type NoopFigures } from './paired.js';
 import { summariseProfile, type Profile } from './profile-summary.js';
 import { InspectorProfiler } from './profiler.js';
 import { answeredCleanly, judgeByFloors, OUT_OF_REACH } from './floor-verdict.js';
@@ -144,6 +144,17 @@ async function settle(servers: Servers, caseName: string, pgSchemas: readonly (s
     log(`  ${caseName}: waited ${(quiet.waitedMs / 1000).toFixed(1)} s for the earlier cases' background work to finish`);
   }
 }
+
+/**
+ * The no-op route's windows around each case with a ratio target (session 40): one just before the
+ * case and one after it, each once the machine is quiet. On this shared machine the no-op's own rate
+ * moved by a quarter between windows seconds apart and by half over a run, so a ratio to the run's first
+ * no-op, minutes earlier, carried that drift; the two windows beside the case share its minute.
+ */
+const NEAR_NOOP = { warmupSeconds: 0.5, durationSeconds: 2 } as const;
+
+/** A case judged by its ratio to the no-op route, measured by the harness (not a custom case). */
+const bracketed = (benchCase: BenchCase): boolean => benchCase.target !== null && benchCase.server !== 'noop' && !benchCase.custom;
 
 /** Above this many ms of a window with some task waiting on I/O, the case's notes say so. */
 const IO_STALL_NOTE_MS = 100;
@@ -308,7 +319,7 @@ async function measureSigned(
 function reachNotes(
   target: BenchCase['target'],
   load: LoadResult,
-  noop: { rps: number; cpuUsPerRequest: number | null } | null,
+  noop: NoopFigures | null,
   serverCpuUsPerRequest: number | null,
   connections: number,
   server: BenchCase['server'],
@@ -338,7 +349,7 @@ function describe(
   store: StoreKind,
   load: LoadResult,
   signSeconds: number,
-  noop: { rps: number; cpuUsPerRequest: number | null } | null,
+  noop: NoopFigures | null,
   problems: string[],
   connections: number,
 ): CaseResult {
@@ -498,9 +509,13 @@ async function measureWindow(
   settings: Settings,
   signer: RequestSigner,
   expectedRps: number,
-): Promise<{ load: LoadResult; signSeconds: number }> {
+  /** Measured just before the load starts, after the pre-signing (the no-op's window before the case). */
+  beforeLoad?: () => Promise<LoadResult>,
+): Promise<{ load: LoadResult; signSeconds: number; noopBefore: LoadResult | null }> {
   const { servers, profiler, ctx } = target;
+  let noopBefore: LoadResult | null = null;
   const measure = async (requests: PreparedRequest[]): Promise<LoadResult> => {
+    if (beforeLoad) noopBefore = await beforeLoad();
     const result = await runLoad({
       origin: serverOf(servers, benchCase).baseUrl,
       watch: watchedPids(servers),
@@ -515,10 +530,12 @@ async function measureWindow(
     if (profiler) saveProfile(await profiler.stop(), ctx.store, benchCase.name);
     return result;
   };
-  if (benchCase.server === 'noop') return { load: await measure(unsignedRequests(Array.from({ length: 1000 }, (_, i) => prepared.requestAt(i)))), signSeconds: 0 };
+  if (benchCase.server === 'noop') {
+    return { load: await measure(unsignedRequests(Array.from({ length: 1000 }, (_, i) => prepared.requestAt(i)))), signSeconds: 0, noopBefore };
+  }
   const { load, signSeconds, nextIndex } = await measureSigned(benchCase, prepared.requestAt, settings, signer, expectedRps, measure, prepared.nextIndex);
   prepared.nextIndex = nextIndex;
-  return { load, signSeconds };
+  return { load, signSeconds, noopBefore };
 }
 
 function errorResult(benchCase: BenchCase, error: unknown): CaseResult {
@@ -559,17 +576,29 @@ async function runCase(
   settings: Settings,
   signer: RequestSigner,
   expectedRps: number,
-  noop: { rps: number; cpuUsPerRequest: number | null } | null,
+  noop: NoopFigures | null,
+  /** The no-op's windows around the case (NEAR_NOOP): the one before is taken now, the one after once the case is done. */
+  around?: { readonly window: () => Promise<LoadResult>; readonly first: NoopFigures | null },
 ): Promise<{ result: CaseResult; prepared: Prepared | null }> {
   try {
     if (benchCase.custom) return { result: await runCustom(benchCase, target.ctx, settings, target.profiler), prepared: null };
     if (!benchCase.prepare) throw new Error('a case needs prepare or custom');
     const prepared: Prepared = { requestAt: await benchCase.prepare(target.ctx), nextIndex: 0 };
-    const { load, signSeconds } = await measureWindow(benchCase, prepared, target, settings, signer, expectedRps);
+    // Pre-signing (in measureWindow) comes first: the no-op's window before goes right before the case's.
+    const { load, signSeconds, noopBefore } = await measureWindow(benchCase, prepared, target, settings, signer, expectedRps, around?.window);
     const problems = benchCase.verify ? await benchCase.verify(target.ctx) : [];
     const allIn = benchCase.allIn ? await allInNote(target.servers, load, target.ctx.store, benchCase.server) : null;
     await finish(benchCase, target.ctx);
-    const result = describe(benchCase, target.ctx.store, load, signSeconds, noop, problems, benchCase.connections ?? settings.connections);
+    const windowsAround = noopBefore && around ? { before: noopBefore, after: await around.window() } : null;
+    const divisor = windowsAround ? noopAround(windowsAround.before, windowsAround.after) : noop;
+    const result = describe(benchCase, target.ctx.store, load, signSeconds, divisor, problems, benchCase.connections ?? settings.connections);
+    if (windowsAround) {
+      const rate = (figure: number): string => Math.round(figure).toLocaleString('en-US');
+      result.notes.push(
+        `ratio to the no-op route around the case: ${rate(windowsAround.before.rps)} req/s before, ${rate(windowsAround.after.rps)} after` +
+          (around!.first ? ` (the run's first no-op: ${rate(around!.first.rps)}; ratio to it ${(load.rps / around!.first.rps).toFixed(2)} ×)` : ''),
+      );
+    }
     if (allIn !== null) result.notes.push(allIn);
     return { result, prepared };
   } catch (error) {
@@ -597,7 +626,7 @@ async function runPaired(
   b: Twin,
   settings: Settings,
   signer: RequestSigner,
-  noop: { rps: number; cpuUsPerRequest: number | null } | null,
+  noop: NoopFigures | null,
 ): Promise<CaseResult> {
   try {
     let onA = a.prepared.get(baseCase.name);
@@ -714,11 +743,18 @@ async function runStore(store: StoreKind, settings: Settings, signer: RequestSig
     const expectedOf = (benchCase: BenchCase): number =>
       // The larger of the last run's rate (a quiet machine, a faster build) and the case's own guess.
       Math.max(previous.get(benchCase.name) ?? 0, (noopRps ?? 10_000) * benchCase.expectedRatio);
+    const noopPrepared: Prepared = { requestAt: await NOOP_CASE.prepare!(ctx), nextIndex: 0 };
+    /** A short no-op window once the machine is quiet (NEAR_NOOP), unprofiled and unprinted. */
+    const nearNoop = async (): Promise<LoadResult> => {
+      await settle(servers, NOOP_CASE.name, [ctx.database.pgSchema]);
+      return (await measureWindow(NOOP_CASE, noopPrepared, { ...main, profiler: null }, { ...settings, ...NEAR_NOOP }, signer, 0)).load;
+    };
     const runOnMain = async (benchCase: BenchCase): Promise<CaseResult> => {
       await settle(servers, benchCase.name, [ctx.database.pgSchema]);
       // A floor case's profile is the floor server's, not the service's.
       const target = benchCase.server === 'floor' ? { ...main, profiler: floorProfiler } : main;
-      return (await runCase(benchCase, target, settings, signer, expectedOf(benchCase), noopFigures)).result;
+      const around = bracketed(benchCase) ? { window: nearNoop, first: noopFigures } : undefined;
+      return (await runCase(benchCase, target, settings, signer, expectedOf(benchCase), noopFigures, around)).result;
     };
     for (const benchCase of selected) {
       let result: CaseResult;

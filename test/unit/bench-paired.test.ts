@@ -2,7 +2,7 @@
 // measurement whose rate, CPU and latency percentiles are over all of them (the tail is the worst
 // window's only where a case timed itself and left no histogram to merge).
 import { describe, expect, it } from 'vitest';
-import { combineLoads, needsAnotherRound, PAIRED_MAX_ROUNDS, PAIRED_ROUNDS, spreadOf, spreadText, windowRates } from '../../bench/paired.js';
+import { combineLoads, needsAnotherRound, noopAround, PAIRED_MAX_ROUNDS, PAIRED_ROUNDS, spreadOf, spreadText, windowRates } from '../../bench/paired.js';
 import type { LoadResult } from '../../bench/load.js';
 import { latencyOf, newLatencyHistogram } from '../../bench/latency.js';
 
@@ -53,6 +53,18 @@ describe('bench paired windows', () => {
     expect(windowRates([window(5100, 5, 1, 1, 0), window(5000, 5, 12.5, 1, 0)], [window(4950, 5, 2, 1, 0), window(5200, 5, 1, 1, 0)])).toBe(
       'A 1,020 / B 990 / A 1,000 / B 1,040 req/s, p99 A 1.00 / B 2.00 / A 12.50 / B 1.00 ms',
     );
+  });
+
+  it('divides a case by the no-op windows around it: their requests over their seconds, and the no-op server\'s CPU a request', () => {
+    const noopWindow = (requests: number, seconds: number, noopMs: number): LoadResult => ({
+      ...window(requests, seconds, 4, 0, 0),
+      cpu: { processMs: { noop: noopMs, service: 5 }, foreignShare: 0, busyShare: 0.5, stealShare: 0, ioStallMs: 0 },
+    });
+    // 60,000 in 2 s before and 40,000 in 2 s after: 25,000 a second (the machine slowed down during the case).
+    expect(noopAround(noopWindow(60_000, 2, 1500), noopWindow(40_000, 2, 1500))).toEqual({ rps: 25_000, cpuUsPerRequest: 30 });
+    // Windows of different lengths weigh by their seconds (the mean of the two rates would be 25,000).
+    expect(noopAround(noopWindow(30_000, 1, 600), noopWindow(60_000, 3, 1200)).rps).toBe(22_500);
+    expect(noopAround(noopWindow(10, 1, 1), { ...noopWindow(10, 1, 1), cpu: null }).cpuUsPerRequest).toBeNull();
   });
 
   it('has no CPU figure or statement count when a window had none', () => {
