@@ -1,4 +1,4 @@
-// The ledger verifier's thread: runs verify.ts's checks on a read-only connection of its own to the
+// The ledger verifier's thread: runs verify-checks.ts's checks on a read-only connection of its own to the
 // service's SQLite file, in one read transaction (a snapshot of one commit), and posts back the
 // violations. On SQLite every read runs on the thread that asks for it, and the checks read the whole
 // journal: in the service's thread they held the event loop, so no request was answered, for as long
@@ -7,25 +7,29 @@
 // verifyLedgerInThread (verify.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
-import type { Database } from '../store/schema.js';
-import { verifyLedger, type VerifyThreadReply } from './verify.js';
+import { runChecks, sqliteParam } from './verify-checks.js';
+import type { VerifyThreadReply } from './verify.js';
 
 const { file } = workerData as { readonly file: string };
 
+// better-sqlite3 alone, without Kysely: the thread's whole cost counts in the service's resident set
+// (verify-checks.ts says how much Kysely added).
 async function run(): Promise<VerifyThreadReply> {
-  let db: Kysely<Database> | null = null;
+  let sqlite: SQLite.Database | null = null;
   try {
-    const sqlite = new SQLite(file, { readonly: true, fileMustExist: true });
-    sqlite.pragma('busy_timeout = 5000');
+    const db = new SQLite(file, { readonly: true, fileMustExist: true });
+    sqlite = db;
+    db.pragma('busy_timeout = 5000');
     // As the service's connection reads them: every integer a bigint, so no sum passes a float.
-    sqlite.defaultSafeIntegers(true);
-    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-    return { ok: true, violations: await verifyLedger(db, 'sqlite') };
+    db.defaultSafeIntegers(true);
+    // One read transaction, ended by close(): every check reads the snapshot of one commit.
+    db.exec('BEGIN');
+    const violations = await runChecks(async (text, parameters) => db.prepare(text).all(...parameters) as Record<string, unknown>[], sqliteParam);
+    return { ok: true, violations };
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   } finally {
-    await db?.destroy();
+    sqlite?.close();
   }
 }
 
