@@ -23,6 +23,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { processCpuMs } from './cpu.js';
+import { whitespaceSuffix } from './signing.js';
 
 const { values } = parseArgs({
   options: {
@@ -77,11 +78,14 @@ async function burst(checkout: string, payouts: number, kind: Kind): Promise<Bur
   try {
     const merchant = await server.createMerchant({ keyType: 'HMAC-SHA256' });
     await fund(server, merchant.id, 'IDR', 10n ** 13n);
+    let reads = 0;
     const request = (): Promise<{ ok: boolean }> =>
       kind === 'payments'
         ? merchant.client.paymentInitiate(initiateBody('INR', 'NATIVE'))
         : kind === 'reads'
-          ? merchant.client.balance({ currency: 'IDR' })
+          ? // Each read its own body (JSON whitespace after it), so each is a first use of its Signature:
+            // the same body within one second would carry the same one and take the repeats' path.
+            merchant.client.request('account/balance', `${JSON.stringify({ currency: 'IDR' })}${whitespaceSuffix(reads++)}`)
           : merchant.client.payoutInitiate(payoutBody('IDR', 'TRANSFER'));
     // The checkout's own modules, loaded at run time: typed as any here.
     const unfinished = async (): Promise<number> => {

@@ -596,8 +596,16 @@ async function runCase(
       const rate = (figure: number): string => Math.round(figure).toLocaleString('en-US');
       result.notes.push(
         `ratio to the no-op route around the case: ${rate(windowsAround.before.rps)} req/s before, ${rate(windowsAround.after.rps)} after` +
-          (around!.first ? ` (the run's first no-op: ${rate(around!.first.rps)}; ratio to it ${(load.rps / around!.first.rps).toFixed(2)} ×)` : ''),
+          ` (load generator in GC ${windowsAround.before.loadGcMs.toFixed(0)} and ${windowsAround.after.loadGcMs.toFixed(0)} ms)` +
+          (around!.first ? `; the run's first no-op: ${rate(around!.first.rps)}, ratio to it ${(load.rps / around!.first.rps).toFixed(2)} ×` : ''),
       );
+      // The divisor's windows are checked as the case's own is (describe): a busy machine makes the ratio unreliable.
+      const disturbed = [windowsAround.before, windowsAround.after].filter(
+        (window) => window.cpu !== null && (window.cpu.foreignShare > FOREIGN_CPU_WARNING || window.cpu.stealShare > FOREIGN_CPU_WARNING),
+      );
+      if (disturbed.length > 0) {
+        result.notes.push(`WARNING: other processes or the hypervisor took over ${Math.round(FOREIGN_CPU_WARNING * 100)} % of the machine during a no-op window around the case; its ratio is unreliable: re-run on a quiet machine`);
+      }
     }
     if (allIn !== null) result.notes.push(allIn);
     return { result, prepared };
