@@ -165,26 +165,26 @@ export async function recordPage<K extends RecordKind>(
   after: KeysetPosition | null,
   limit: number,
 ): Promise<RecordRow<K>[]> {
-  const rows = await pageRows(db, kind, merchantId, filters, range, after, limit);
+  const rows = await pageRows({ db, kind, merchantId, filters, range }, after, limit);
   return isPostgres(db) ? (PACKED[kind] as PackedColumns<RecordRow<K>>).unpack(rows) : (rows as RecordRow<K>[]);
+}
+
+/** What a page reads, whichever part of it a query reads: a merchant's rows of a kind, filtered, in a time range. */
+interface PageRead {
+  readonly db: Db;
+  readonly kind: RecordKind;
+  readonly merchantId: string;
+  readonly filters: RecordFilters;
+  readonly range: TimeRange;
 }
 
 /**
  * The page query's answer as the store sends it: plain rows on SQLite; on PostgreSQL packed rows, or
  * with `versions` each row's ref and ROW_VERSION only.
  */
-function pageRows(
-  db: Db,
-  kind: RecordKind,
-  merchantId: string,
-  filters: RecordFilters,
-  range: TimeRange,
-  after: KeysetPosition | null,
-  limit: number,
-  versions = false,
-): Promise<unknown[]> {
-  if (!isPostgres(db) && scansForFilter(filters)) return windowedPageRows(db, kind, merchantId, filters, range, after, limit);
-  return onePageQuery(db, kind, merchantId, filters, range, after, null, limit, versions);
+function pageRows(read: PageRead, after: KeysetPosition | null, limit: number, versions = false): Promise<unknown[]> {
+  if (!isPostgres(read.db) && scansForFilter(read.filters)) return windowedPageRows(read, after, limit);
+  return onePageQuery(read, after, null, limit, versions);
 }
 
 /**
@@ -206,21 +206,13 @@ export const LIST_SCAN_WINDOW_ROWS = 4_000;
  * until the page has its rows or the merchant's rows (in the range) run out. The rows and their order
  * are exactly one query's: each window starts strictly below the last one's edge.
  */
-async function windowedPageRows(
-  db: Db,
-  kind: RecordKind,
-  merchantId: string,
-  filters: RecordFilters,
-  range: TimeRange,
-  after: KeysetPosition | null,
-  limit: number,
-): Promise<unknown[]> {
+async function windowedPageRows(read: PageRead, after: KeysetPosition | null, limit: number): Promise<unknown[]> {
   const rows: unknown[] = [];
   let position = after;
   for (let window = 0; ; window++) {
     if (window > 0) await nextTurn();
-    const edge = await windowEdge(db, kind, merchantId, range, position);
-    rows.push(...(await onePageQuery(db, kind, merchantId, filters, range, position, edge, limit - rows.length, false)));
+    const edge = await windowEdge(read, position);
+    rows.push(...(await onePageQuery(read, position, edge, limit - rows.length, false)));
     if (rows.length >= limit || edge === null) return rows;
     position = edge;
   }
@@ -229,7 +221,7 @@ async function windowedPageRows(
 const windowEdgeQueries = new Map<string, HotQuery<unknown[], { created_at_ms: bigint; transaction_ref: string }>>();
 
 /** The row LIST_SCAN_WINDOW_ROWS - 1 rows older than `position` (or the newest) in the range, or null when there are fewer. */
-async function windowEdge(db: Db, kind: RecordKind, merchantId: string, range: TimeRange, position: KeysetPosition | null): Promise<KeysetPosition | null> {
+async function windowEdge({ db, kind, merchantId, range }: PageRead, position: KeysetPosition | null): Promise<KeysetPosition | null> {
   const [from, to, after] = [range.fromMs !== null, range.toMs !== null, position !== null];
   const key = `${kind} ${from} ${to} ${after}`;
   let query = windowEdgeQueries.get(key);
@@ -263,11 +255,7 @@ async function windowEdge(db: Db, kind: RecordKind, merchantId: string, range: T
 
 /** One page query: rows strictly older than `after` and, with `notBefore`, at or newer than it. */
 function onePageQuery(
-  db: Db,
-  kind: RecordKind,
-  merchantId: string,
-  filters: RecordFilters,
-  range: TimeRange,
+  { db, kind, merchantId, filters, range }: PageRead,
   after: KeysetPosition | null,
   notBefore: KeysetPosition | null,
   limit: number,
@@ -406,7 +394,7 @@ export async function listRendered<K extends RecordKind>(
   query: ListQuery,
 ): Promise<Page<string>> {
   const plan = planPage(ctx, kind, merchantId, query);
-  const rows = await pageRows(ctx.db, kind, merchantId, plan.filters, plan.range, plan.after, plan.limit + 1, true);
+  const rows = await pageRows({ db: ctx.db, kind, merchantId, filters: plan.filters, range: plan.range }, plan.after, plan.limit + 1, true);
   const nowMs = ctx.nowMs();
   const count = Math.min(rows.length, plan.limit);
   if (!isPostgres(ctx.db)) return renderedPage(ctx, plan, rows.length, rows.slice(0, count).map((row) => records.fresh(row as RecordRow<K>, nowMs)));
