@@ -102,6 +102,10 @@ export interface CpuUsage {
   readonly ioStallMs: number | null;
 }
 
+/** Whether other processes or the hypervisor took more than FOREIGN_CPU_WARNING of the machine in a window (no figures: no). */
+export const sharedTheMachine = (cpu: CpuUsage | null): boolean =>
+  cpu !== null && (cpu.foreignShare > FOREIGN_CPU_WARNING || cpu.stealShare > FOREIGN_CPU_WARNING);
+
 export function snapshot(pids: Record<string, number>): CpuSnapshot {
   const processes: Record<string, number | null> = {};
   for (const [name, pid] of Object.entries(pids)) processes[name] = processCpuMs(pid);

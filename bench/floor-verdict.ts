@@ -3,7 +3,7 @@
 // contract requires of that request, measured in the same run). A half the floor misses too (its
 // throughput or its p99) no arrangement of the service can meet here; one the floor meets, it can.
 import type { CaseTarget } from './cases.js';
-import { FOREIGN_CPU_WARNING } from './cpu.js';
+import { sharedTheMachine } from './cpu.js';
 import type { CaseResult } from './report.js';
 
 export const OUT_OF_REACH = 'OUT OF REACH';
@@ -40,7 +40,7 @@ export function answeredCleanly(result: CaseResult): boolean {
 /** A case whose figures can say what is out of reach: answered cleanly, not empty, its window not loaded by other processes. */
 function fit(result: CaseResult): boolean {
   const load = result.load;
-  return load !== null && load.requests > 0 && answeredCleanly(result) && (load.cpu?.foreignShare ?? 0) <= FOREIGN_CPU_WARNING && (load.cpu?.stealShare ?? 0) <= FOREIGN_CPU_WARNING;
+  return load !== null && load.requests > 0 && answeredCleanly(result) && !sharedTheMachine(load.cpu);
 }
 
 const halvesText = (halves: Halves): string =>

@@ -18,7 +18,7 @@ import { CASES, NOOP_CASE, type BenchCase } from './cases.js';
 import { EXPORT_CASE } from './cases-export.js';
 import { BASELINE_PAYMENTS, ensureSeeded, MILLION, MILLION_TOLERANCE, millionCases } from './cases-million.js';
 import { createContext, type BenchContext } from './context.js';
-import { FOREIGN_CPU_WARNING, snapshot, usageBetween } from './cpu.js';
+import { FOREIGN_CPU_WARNING, sharedTheMachine, snapshot, usageBetween } from './cpu.js';
 import { runLoad, type LoadResult, type PreparedRequest } from './load.js';
 import { combineLoads, needsAnotherRound, noopAround, PAIRED_ROUNDS, spreadOf, spreadText, windowRates, type NoopFigures } from './paired.js';
 import { summariseProfile, type Profile } from './profile-summary.js';
@@ -577,19 +577,23 @@ async function runCase(
   signer: RequestSigner,
   expectedRps: number,
   noop: NoopFigures | null,
-  /** The no-op's windows around the case (NEAR_NOOP): the one before is taken now, the one after once the case is done. */
-  around?: { readonly window: () => Promise<LoadResult>; readonly first: NoopFigures | null },
+  /**
+   * Measures one of the no-op's windows around the case (NEAR_NOOP): the one before right before its
+   * load, the one after once the case is done. The ratio then divides by those two, and `noop` (the
+   * run's first) is only quoted in the notes.
+   */
+  noopWindow?: () => Promise<LoadResult>,
 ): Promise<{ result: CaseResult; prepared: Prepared | null }> {
   try {
     if (benchCase.custom) return { result: await runCustom(benchCase, target.ctx, settings, target.profiler), prepared: null };
     if (!benchCase.prepare) throw new Error('a case needs prepare or custom');
     const prepared: Prepared = { requestAt: await benchCase.prepare(target.ctx), nextIndex: 0 };
     // Pre-signing (in measureWindow) comes first: the no-op's window before goes right before the case's.
-    const { load, signSeconds, noopBefore } = await measureWindow(benchCase, prepared, target, settings, signer, expectedRps, around?.window);
+    const { load, signSeconds, noopBefore } = await measureWindow(benchCase, prepared, target, settings, signer, expectedRps, noopWindow);
     const problems = benchCase.verify ? await benchCase.verify(target.ctx) : [];
     const allIn = benchCase.allIn ? await allInNote(target.servers, load, target.ctx.store, benchCase.server) : null;
     await finish(benchCase, target.ctx);
-    const windowsAround = noopBefore && around ? { before: noopBefore, after: await around.window() } : null;
+    const windowsAround = noopBefore && noopWindow ? { before: noopBefore, after: await noopWindow() } : null;
     const divisor = windowsAround ? noopAround(windowsAround.before, windowsAround.after) : noop;
     const result = describe(benchCase, target.ctx.store, load, signSeconds, divisor, problems, benchCase.connections ?? settings.connections);
     if (windowsAround) {
@@ -597,13 +601,10 @@ async function runCase(
       result.notes.push(
         `ratio to the no-op route around the case: ${rate(windowsAround.before.rps)} req/s before, ${rate(windowsAround.after.rps)} after` +
           ` (load generator in GC ${windowsAround.before.loadGcMs.toFixed(0)} and ${windowsAround.after.loadGcMs.toFixed(0)} ms)` +
-          (around!.first ? `; the run's first no-op: ${rate(around!.first.rps)}, ratio to it ${(load.rps / around!.first.rps).toFixed(2)} ×` : ''),
+          (noop ? `; the run's first no-op: ${rate(noop.rps)}, ratio to it ${(load.rps / noop.rps).toFixed(2)} ×` : ''),
       );
       // The divisor's windows are checked as the case's own is (describe): a busy machine makes the ratio unreliable.
-      const disturbed = [windowsAround.before, windowsAround.after].filter(
-        (window) => window.cpu !== null && (window.cpu.foreignShare > FOREIGN_CPU_WARNING || window.cpu.stealShare > FOREIGN_CPU_WARNING),
-      );
-      if (disturbed.length > 0) {
+      if (sharedTheMachine(windowsAround.before.cpu) || sharedTheMachine(windowsAround.after.cpu)) {
         result.notes.push(`WARNING: other processes or the hypervisor took over ${Math.round(FOREIGN_CPU_WARNING * 100)} % of the machine during a no-op window around the case; its ratio is unreliable: re-run on a quiet machine`);
       }
     }
@@ -761,8 +762,7 @@ async function runStore(store: StoreKind, settings: Settings, signer: RequestSig
       await settle(servers, benchCase.name, [ctx.database.pgSchema]);
       // A floor case's profile is the floor server's, not the service's.
       const target = benchCase.server === 'floor' ? { ...main, profiler: floorProfiler } : main;
-      const around = bracketed(benchCase) ? { window: nearNoop, first: noopFigures } : undefined;
-      return (await runCase(benchCase, target, settings, signer, expectedOf(benchCase), noopFigures, around)).result;
+      return (await runCase(benchCase, target, settings, signer, expectedOf(benchCase), noopFigures, bracketed(benchCase) ? nearNoop : undefined)).result;
     };
     for (const benchCase of selected) {
       let result: CaseResult;
