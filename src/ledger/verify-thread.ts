@@ -7,7 +7,7 @@
 // verifyLedgerInThread (verify.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
-import { runChecks, sqliteParam } from './verify-checks.js';
+import { runChecks, sqliteParam, VERIFIER_CACHE_KIB } from './verify-checks.js';
 import type { VerifyThreadReply } from './verify.js';
 
 const { file } = workerData as { readonly file: string };
@@ -20,6 +20,7 @@ async function run(): Promise<VerifyThreadReply> {
     const db = new SQLite(file, { readonly: true, fileMustExist: true });
     sqlite = db;
     db.pragma('busy_timeout = 5000');
+    db.pragma(`cache_size = -${VERIFIER_CACHE_KIB}`);
     // As the service's connection reads them: every integer a bigint, so no sum passes a float.
     db.defaultSafeIntegers(true);
     // One read transaction, ended by close(): every check reads the snapshot of one commit.

@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VERIFY_IN_THREAD_FROM_ENTRIES } from '../../src/ledger/service.js';
 import { verifyLedgerInThread } from '../../src/ledger/verify.js';
+import { VERIFIER_CACHE_KIB } from '../../src/ledger/verify-checks.js';
 import type { Executor } from '../../src/store/schema.js';
 import { usingPostgres } from '../helpers/store.js';
 import { turnsDuring } from '../helpers/loop-turns.js';
@@ -107,6 +108,21 @@ describe.skipIf(usingPostgres())('the ledger verifier in its own thread (SQLite)
     expect(await verifying).toEqual([]);
     expect(written).toBeGreaterThan(0);
     expect(await f.ledger.verify()).toEqual([]);
+  });
+
+  it('finds one bad entry among a journal whose sorts outgrow the thread’s small page cache', async () => {
+    // 40,000 entries make sorts of several MiB against the thread's VERIFIER_CACHE_KIB: SQLite spills
+    // them to temporary files, and the answer must not change for it.
+    expect(VERIFIER_CACHE_KIB).toBeLessThanOrEqual(1024);
+    const f = await ledger(1);
+    await credit(f, 'pay-1', 10_00n);
+    await bulkEntries(f, 40_000);
+    expect(await f.ledger.verify()).toEqual([]);
+    const damaged = '01900000-0000-7000-8000-000000031337';
+    await f.db.updateTable('ledger_postings').set({ amount_minor: 4n }).where('entry_id', '=', damaged).where('account_id', '=', FEE_REVENUE).execute();
+    const found = await f.ledger.verify();
+    expect(found.filter((v) => v.code === 'ENTRY_UNBALANCED')).toEqual([{ code: 'ENTRY_UNBALANCED', subject: damaged, detail: 'postings sum to 1' }]);
+    expect(found.map((v) => v.code).sort()).toEqual(['BALANCE_MISMATCH', 'ENTRY_UNBALANCED']);
   });
 
   it('shares one thread between callers that ask while it runs', async () => {
