@@ -57,17 +57,34 @@ export interface FieldProblem {
  */
 export class AppError extends Error {
   readonly status: number;
-  constructor(
-    readonly reason: Reason,
-    readonly detail: string,
-    readonly errors?: readonly FieldProblem[],
-    readonly headers?: Readonly<Record<string, string>>,
-  ) {
+  readonly reason: Reason;
+  readonly detail: string;
+  readonly errors?: readonly FieldProblem[];
+  readonly headers?: Readonly<Record<string, string>>;
+
+  constructor(reason: Reason, detail: string, errors?: readonly FieldProblem[], headers?: Readonly<Record<string, string>>) {
     const stackFrames = Error.stackTraceLimit;
     if (REASON_STATUS[reason] < 500) Error.stackTraceLimit = 0;
-    super(`${reason}: ${detail}`);
-    Error.stackTraceLimit = stackFrames;
+    try {
+      super(`${reason}: ${detail}`);
+    } finally {
+      Error.stackTraceLimit = stackFrames;
+    }
     this.status = REASON_STATUS[reason];
+    this.reason = reason;
+    this.detail = detail;
+    if (errors !== undefined) this.errors = errors;
+    if (headers !== undefined) this.headers = headers;
+  }
+
+  /**
+   * A refusal's reason raised for what is a bug inside the service, not a caller's mistake (a broken
+   * invariant, met by a background job as often as by a request): made with its stack, to find where.
+   */
+  static fault(reason: Reason, detail: string): AppError {
+    const error = new AppError(reason, detail);
+    Error.captureStackTrace(error, AppError.fault);
+    return error;
   }
 }
 

@@ -179,7 +179,7 @@ export interface RefundReversal {
  */
 export async function reverseRefund(db: Executor, ctx: LedgerContext, input: RefundReversal): Promise<RefundDebitResult> {
   const refund = await refundReplay(db, input);
-  if (!refund) throw new AppError('NOT_FOUND', `No refund ${input.ref} to reverse.`);
+  if (!refund) throw AppError.fault('NOT_FOUND', `No refund ${input.ref} to reverse.`);
   const { merchantId, currency } = input;
   const paidMinor = refund.fromPendingMinor + refund.fromAvailableMinor;
   const nowMs = ctx.clock.nowMs();

@@ -56,7 +56,7 @@ async function readReservation(db: Executor, ref: string): Promise<LedgerReserva
 /** A retried reserve must describe the same payout; anything else is a bug upstream of the ledger. */
 function assertSameReservation(row: LedgerReservationsTable, input: PayoutReservation): void {
   if (row.merchant_id !== input.merchantId || row.amount_minor !== input.amountMinor || row.fee_minor !== input.feeMinor) {
-    throw new AppError('CONFLICT', `Reservation ${input.ref} exists with different amounts.`);
+    throw AppError.fault('CONFLICT', `Reservation ${input.ref} exists with different amounts.`);
   }
 }
 
@@ -363,8 +363,8 @@ const closeHeld = new HotQuery(3, (db, status: 'released' | 'completed', updated
 /** Explains why a reservation could not be closed: a replay of the same close, or a conflict. */
 async function alreadyClosed(db: Executor, ref: string, wanted: 'released' | 'completed'): Promise<Reservation> {
   const row = await readReservation(db, ref);
-  if (!row) throw new AppError('NOT_FOUND', `No reservation ${ref}.`);
-  if (row.status !== wanted) throw new AppError('CONFLICT', `Reservation ${ref} is already ${row.status}.`);
+  if (!row) throw AppError.fault('NOT_FOUND', `No reservation ${ref}.`);
+  if (row.status !== wanted) throw AppError.fault('CONFLICT', `Reservation ${ref} is already ${row.status}.`);
   return toReservation(row, true);
 }
 

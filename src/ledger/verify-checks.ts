@@ -6,12 +6,11 @@
 // on both stores.
 
 /**
- * The page cache of the verifier thread's connection, in KiB. better-sqlite3 builds SQLite with a
- * default of 16 MiB a connection, and SQLite also sizes a sort's memory by it before the sort spills
- * to a temporary file; the checks read the whole journal once, so the thread filled both, and its
- * cost in the service's resident set grew with the journal: 37 MiB at 24,000 entries, 51 MiB at
- * 524,000 (docs/benchmarks.md, session 41), where the bench held the service to 300 MiB and its
- * million twin peaked at 300 during a verify. With 1 MiB: 19 and 21 MiB, and no slower.
+ * The page cache of the verifier thread's connection (verifier-connection.ts), in KiB. With
+ * better-sqlite3's default of 16 MiB the thread's cost in the service's resident set grew with the
+ * journal: 37 MiB at 24,000 entries, 51 MiB at 524,000 (docs/benchmarks.md, session 41), where the
+ * bench holds the service to 300 MiB and its million twin peaked at 300 during a verify. With 1 MiB:
+ * about 20 and 21 MiB, and no slower.
  */
 export const VERIFIER_CACHE_KIB = 1024;
 

@@ -6,8 +6,9 @@
 // million). WAL lets this connection read while the service's own keeps writing. Started by
 // verifyLedgerInThread (verify.ts).
 import { parentPort, workerData } from 'node:worker_threads';
-import SQLite from 'better-sqlite3';
-import { runChecks, sqliteParam, VERIFIER_CACHE_KIB } from './verify-checks.js';
+import type SQLite from 'better-sqlite3';
+import { runChecks, sqliteParam } from './verify-checks.js';
+import { openVerifierConnection } from './verifier-connection.js';
 import type { VerifyThreadReply } from './verify.js';
 
 const { file } = workerData as { readonly file: string };
@@ -17,12 +18,8 @@ const { file } = workerData as { readonly file: string };
 async function run(): Promise<VerifyThreadReply> {
   let sqlite: SQLite.Database | null = null;
   try {
-    const db = new SQLite(file, { readonly: true, fileMustExist: true });
+    const db = openVerifierConnection(file);
     sqlite = db;
-    db.pragma('busy_timeout = 5000');
-    db.pragma(`cache_size = -${VERIFIER_CACHE_KIB}`);
-    // As the service's connection reads them: every integer a bigint, so no sum passes a float.
-    db.defaultSafeIntegers(true);
     // One read transaction, ended by close(): every check reads the snapshot of one commit.
     db.exec('BEGIN');
     const violations = await runChecks(async (text, parameters) => db.prepare(text).all(...parameters) as Record<string, unknown>[], sqliteParam);

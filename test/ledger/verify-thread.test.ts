@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { VERIFY_IN_THREAD_FROM_ENTRIES } from '../../src/ledger/service.js';
 import { verifyLedgerInThread } from '../../src/ledger/verify.js';
 import { VERIFIER_CACHE_KIB } from '../../src/ledger/verify-checks.js';
+import { openVerifierConnection } from '../../src/ledger/verifier-connection.js';
 import type { Executor } from '../../src/store/schema.js';
 import { usingPostgres } from '../helpers/store.js';
 import { turnsDuring } from '../helpers/loop-turns.js';
@@ -110,10 +111,25 @@ describe.skipIf(usingPostgres())('the ledger verifier in its own thread (SQLite)
     expect(await f.ledger.verify()).toEqual([]);
   });
 
+  it('reads on a read-only connection with a small page cache, its integers as bigints (session 41: 51 → 21 MiB a verify)', async () => {
+    const f = await ledger(1);
+    await credit(f, 'pay-1', 10_00n);
+    const db = openVerifierConnection(f.store.sqliteFile!);
+    try {
+      // better-sqlite3's own default would be -16000 (16 MiB).
+      expect(db.pragma('cache_size', { simple: true })).toBe(-BigInt(VERIFIER_CACHE_KIB));
+      expect(VERIFIER_CACHE_KIB).toBeLessThanOrEqual(1024);
+      expect(db.readonly).toBe(true);
+      expect(typeof (db.prepare('SELECT COUNT(*) AS n FROM ledger_entries').get() as { n: unknown }).n).toBe('bigint');
+      expect(() => db.exec('DELETE FROM ledger_entries')).toThrow(/readonly/);
+    } finally {
+      db.close();
+    }
+  });
+
   it('finds one bad entry among a journal whose sorts outgrow the thread’s small page cache', async () => {
     // 40,000 entries make sorts of several MiB against the thread's VERIFIER_CACHE_KIB: SQLite spills
     // them to temporary files, and the answer must not change for it.
-    expect(VERIFIER_CACHE_KIB).toBeLessThanOrEqual(1024);
     const f = await ledger(1);
     await credit(f, 'pay-1', 10_00n);
     await bulkEntries(f, 40_000);
@@ -142,7 +158,8 @@ describe.skipIf(usingPostgres())('the ledger verifier in its own thread (SQLite)
     // What the thread's module and the checks load at run time; `import type` is erased and costs nothing.
     const runtimeImports = (file: string): string[] =>
       [...fs.readFileSync(new URL(`../../src/ledger/${file}`, import.meta.url), 'utf8').matchAll(/^import (?!type )[^;]*? from '([^']+)';/gm)].map((m) => m[1]!);
-    expect(runtimeImports('verify-thread.ts').sort()).toEqual(['./verify-checks.js', 'better-sqlite3', 'node:worker_threads']);
+    expect(runtimeImports('verify-thread.ts').sort()).toEqual(['./verifier-connection.js', './verify-checks.js', 'node:worker_threads']);
+    expect(runtimeImports('verifier-connection.ts').sort()).toEqual(['./verify-checks.js', 'better-sqlite3']);
     expect(runtimeImports('verify-checks.ts')).toEqual([]);
   });
 

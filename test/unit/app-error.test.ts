@@ -29,6 +29,16 @@ describe('AppError', () => {
     }
   });
 
+  it('makes a fault raised under a refusal reason with its stack (a broken invariant, not a caller)', () => {
+    const error = AppError.fault('CONFLICT', 'Reservation po-1 exists with different amounts.');
+    expect(error).toBeInstanceOf(AppError);
+    expect(error.status).toBe(409);
+    expect(error.reason).toBe('CONFLICT');
+    expect(frames(error).length).toBeGreaterThan(0);
+    expect(error.stack).toContain('app-error.test.ts');
+    expect(error.stack).not.toMatch(/at (Function\.)?fault/);
+  });
+
   it('restores the stack trace limit for every other error', () => {
     const before = Error.stackTraceLimit;
     new AppError('NOT_FOUND', 'gone');
