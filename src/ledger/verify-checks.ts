@@ -5,15 +5,6 @@
 // peak (docs/benchmarks.md, session 40), where the budget is 300 MiB. The statements are the same text
 // on both stores.
 
-/**
- * The page cache of the verifier thread's connection (verifier-connection.ts), in KiB. With
- * better-sqlite3's default of 16 MiB the thread's cost in the service's resident set grew with the
- * journal: 37 MiB at 24,000 entries, 51 MiB at 524,000 (docs/benchmarks.md, session 41), where the
- * bench holds the service to 300 MiB and its million twin peaked at 300 during a verify. With 1 MiB:
- * about 20 and 21 MiB, and no slower.
- */
-export const VERIFIER_CACHE_KIB = 1024;
-
 export type ViolationCode =
   | 'ENTRY_UNBALANCED'
   | 'ENTRY_INCOMPLETE'

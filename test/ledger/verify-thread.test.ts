@@ -6,8 +6,7 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VERIFY_IN_THREAD_FROM_ENTRIES } from '../../src/ledger/service.js';
 import { verifyLedgerInThread } from '../../src/ledger/verify.js';
-import { VERIFIER_CACHE_KIB } from '../../src/ledger/verify-checks.js';
-import { openVerifierConnection } from '../../src/ledger/verifier-connection.js';
+import { openVerifierConnection, VERIFIER_CACHE_KIB } from '../../src/ledger/verifier-connection.js';
 import type { Executor } from '../../src/store/schema.js';
 import { usingPostgres } from '../helpers/store.js';
 import { turnsDuring } from '../helpers/loop-turns.js';
@@ -159,7 +158,7 @@ describe.skipIf(usingPostgres())('the ledger verifier in its own thread (SQLite)
     const runtimeImports = (file: string): string[] =>
       [...fs.readFileSync(new URL(`../../src/ledger/${file}`, import.meta.url), 'utf8').matchAll(/^import (?!type )[^;]*? from '([^']+)';/gm)].map((m) => m[1]!);
     expect(runtimeImports('verify-thread.ts').sort()).toEqual(['./verifier-connection.js', './verify-checks.js', 'node:worker_threads']);
-    expect(runtimeImports('verifier-connection.ts').sort()).toEqual(['./verify-checks.js', 'better-sqlite3']);
+    expect(runtimeImports('verifier-connection.ts')).toEqual(['better-sqlite3']);
     expect(runtimeImports('verify-checks.ts')).toEqual([]);
   });
 
