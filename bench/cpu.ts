@@ -106,6 +106,22 @@ export interface CpuUsage {
 export const sharedTheMachine = (cpu: CpuUsage | null): boolean =>
   cpu !== null && (cpu.foreignShare > FOREIGN_CPU_WARNING || cpu.stealShare > FOREIGN_CPU_WARNING);
 
+/**
+ * How many times a case's window is measured again when sharedTheMachine says another process or the
+ * hypervisor took it over (bench/run.ts): the figures of such a window are flagged and void its floor's
+ * verdict, and a load from outside the bench usually passes within a window or two.
+ */
+export const SHARED_WINDOW_RETAKES = 2;
+
+/** What took the machine in a shared window, with the window's own figures, for the run's log and notes. */
+export function sharedWindowText(cpu: CpuUsage, rps: number, p99Ms: number): string {
+  const took = [
+    cpu.foreignShare > FOREIGN_CPU_WARNING ? `other processes ${Math.round(cpu.foreignShare * 100)} %` : null,
+    cpu.stealShare > FOREIGN_CPU_WARNING ? `steal ${Math.round(cpu.stealShare * 100)} %` : null,
+  ].filter((part) => part !== null);
+  return `${took.join(' and ')} of the machine's CPU in a window of ${Math.round(rps).toLocaleString('en-US')} req/s, p99 ${p99Ms.toFixed(1)} ms`;
+}
+
 export function snapshot(pids: Record<string, number>): CpuSnapshot {
   const processes: Record<string, number | null> = {};
   for (const [name, pid] of Object.entries(pids)) processes[name] = processCpuMs(pid);

@@ -1,7 +1,7 @@
 // The bench's CPU accounting reads /proc: a burst of this process's own work is counted as its own and as
 // busy machine time, never as another process's, and steal and I/O stall are shares and durations.
 import { describe, expect, it } from 'vitest';
-import { snapshot, usageBetween } from '../../bench/cpu.js';
+import { sharedTheMachine, sharedWindowText, snapshot, usageBetween, type CpuUsage } from '../../bench/cpu.js';
 
 /** Spins until this process has used `ms` of CPU (not of the clock: a loaded machine only makes it longer). */
 function spin(ms: number): void {
@@ -26,5 +26,16 @@ describe('bench CPU accounting', () => {
     expect(usage.stealShare).toBeGreaterThanOrEqual(0);
     expect(usage.stealShare).toBeLessThan(1);
     if (usage.ioStallMs !== null) expect(usage.ioStallMs).toBeGreaterThanOrEqual(0);
+  });
+
+  // bench/run.ts measures a case's window again while this says the window was taken over.
+  it('calls a window shared above 10 % of other processes or of steal, and says which took it', () => {
+    const usage = (foreignShare: number, stealShare: number): CpuUsage => ({ processMs: {}, foreignShare, stealShare, busyShare: 1, ioStallMs: null });
+    expect(sharedTheMachine(null)).toBe(false);
+    expect(sharedTheMachine(usage(0.1, 0.1))).toBe(false);
+    expect(sharedTheMachine(usage(0.52, 0))).toBe(true);
+    expect(sharedTheMachine(usage(0.02, 0.11))).toBe(true);
+    expect(sharedWindowText(usage(0.52, 0.03), 2655.4, 38.04)).toBe("other processes 52 % of the machine's CPU in a window of 2,655 req/s, p99 38.0 ms");
+    expect(sharedWindowText(usage(0.31, 0.2), 900, 9)).toBe("other processes 31 % and steal 20 % of the machine's CPU in a window of 900 req/s, p99 9.0 ms");
   });
 });
