@@ -109,9 +109,13 @@ export const sharedTheMachine = (cpu: CpuUsage | null): boolean =>
 /**
  * How many times a case's window is measured again when sharedTheMachine says another process or the
  * hypervisor took it over (bench/run.ts): the figures of such a window are flagged and void its floor's
- * verdict, and a load from outside the bench usually passes within a window or two.
+ * verdict.
  */
 export const SHARED_WINDOW_RETAKES = 2;
+
+/** Before a retake, how long to wait at most for the outside load to pass, sampled each QUIET_SAMPLE_MS. */
+export const OUTSIDE_LOAD_WAIT_MS = 30_000;
+const QUIET_SAMPLE_MS = 1000;
 
 /** What took the machine in a shared window, with the window's own figures, for the run's log and notes. */
 export function sharedWindowText(cpu: CpuUsage, rps: number, p99Ms: number): string {
@@ -120,6 +124,52 @@ export function sharedWindowText(cpu: CpuUsage, rps: number, p99Ms: number): str
     cpu.stealShare > FOREIGN_CPU_WARNING ? `steal ${Math.round(cpu.stealShare * 100)} %` : null,
   ].filter((part) => part !== null);
   return `${took.join(' and ')} of the machine's CPU in a window of ${Math.round(rps).toLocaleString('en-US')} req/s, p99 ${p99Ms.toFixed(1)} ms`;
+}
+
+/** A measured window as the retakes see it: its CPU figures, rate and p99. */
+export interface SharedWindowFigures {
+  readonly cpu: CpuUsage | null;
+  readonly rps: number;
+  readonly latencyMs: { readonly p99: number };
+}
+
+/**
+ * Measures a window and, while it was shared, up to `retakes` times again, each after `beforeRetake`
+ * (the bench waits there for its own processes and then the outside load to go quiet). Answers the last
+ * window measured and what each window given up saw; `measure` keeps its own place in the case's
+ * requests, so every window sends requests of its own.
+ */
+export async function measureUnshared<W extends { readonly load: SharedWindowFigures }>(
+  measure: () => Promise<W>,
+  beforeRetake: (shared: string, retake: number) => Promise<void>,
+  retakes = SHARED_WINDOW_RETAKES,
+): Promise<{ window: W; givenUp: string[] }> {
+  let window = await measure();
+  const givenUp: string[] = [];
+  for (let retake = 1; retake <= retakes && window.load.cpu !== null && sharedTheMachine(window.load.cpu); retake++) {
+    const shared = sharedWindowText(window.load.cpu, window.load.rps, window.load.latencyMs.p99);
+    givenUp.push(shared);
+    await beforeRetake(shared, retake);
+    window = await measure();
+  }
+  return { window, givenUp };
+}
+
+/**
+ * Waits until a sample of QUIET_SAMPLE_MS shows other processes (those not in `pids`, nor this one, nor
+ * PostgreSQL's) and steal under FOREIGN_CPU_WARNING, at most OUTSIDE_LOAD_WAIT_MS; answers how long it
+ * waited and whether the load passed.
+ */
+export async function untilOutsideLoadPasses(pids: Record<string, number>, maxMs = OUTSIDE_LOAD_WAIT_MS): Promise<{ passed: boolean; waitedMs: number }> {
+  const watched = { ...pids, bench: process.pid };
+  const started = performance.now();
+  for (;;) {
+    const before = snapshot(watched);
+    await new Promise((resolve) => setTimeout(resolve, QUIET_SAMPLE_MS));
+    const waitedMs = performance.now() - started;
+    if (!sharedTheMachine(usageBetween(before, snapshot(watched)))) return { passed: true, waitedMs };
+    if (waitedMs >= maxMs) return { passed: false, waitedMs };
+  }
 }
 
 export function snapshot(pids: Record<string, number>): CpuSnapshot {

@@ -25,6 +25,8 @@ export interface LoadOptions {
   readonly cycle?: boolean;
   /** Called when the measured window opens (after the warm-up), e.g. to start a profiler. */
   readonly onWindowStart?: () => void;
+  /** Called when the window's last request has been answered, before the connections close. */
+  readonly onWindowEnd?: () => void;
   /** Processes whose CPU time to account over the measured window (name → pid). */
   readonly watch?: Record<string, number>;
   /** Reads a running count (the service's database statements) at the window's start and end; null when unknown. */
@@ -241,6 +243,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   try {
     await Promise.all(Array.from({ length: connections }, () => connectionLoop()));
     cpuWindow.after = snapshot(watch);
+    options.onWindowEnd?.();
     if (countedBefore !== null && options.count) {
       const [before, after] = await Promise.all([countedBefore, options.count()]);
       counted = before === null || after === null ? null : after - before;

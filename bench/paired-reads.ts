@@ -1,20 +1,24 @@
 // Two builds of the service answering signed account/balance reads at the same time, each a compiled
-// service in a process of its own (as `npm start` runs it, on SQLite), each loaded from this process by
-// the bench's own load generator with the same connections. On a machine whose speed drifts by half
-// from one minute to the next, runs minutes apart cannot show a change of a few percent; side by side,
-// both see the same machine. The answer per build: the event loop's CPU a read (the service's main
-// thread, which bounds its rate), all its threads' CPU a read, its rate and p99. The order in which the
-// two loads start alternates from round to round (a build measured against itself reads 1.00 then).
+// service in a process of its own on SQLite (its bank simulator in the same process, as `npm start` runs
+// it), each loaded from this process by the bench's own load generator with the same connections. On a
+// machine whose speed drifts by half from one minute to the next, runs minutes apart cannot show a
+// change of a few percent; side by side, both see the same machine. The answer per build: the event
+// loop's CPU a read (the service's main thread, which bounds its rate), the whole process's CPU a read,
+// its rate and p99. Each round starts both services afresh, on empty databases, and which starts (and is
+// loaded) first alternates; the rounds must come in pairs. docs/benchmarks.md (session 42) gives what a
+// build measured against itself reads.
 //
-//   node scripts/build.mjs bench/results/build-a   # in each checkout: a build inside it, for its node_modules
-//   npx tsx bench/paired-reads.ts --a <checkout>/bench/results/build-a --b bench/results/build-b [--rounds 6] [--connections 25]
+//   node scripts/build.mjs bench/results/build     # in each checkout: a build inside it, for its node_modules
+//   npx tsx bench/paired-reads.ts --a <checkout a>/bench/results/build --b <checkout b>/bench/results/build \
+//     [--rounds 6] [--connections 25] [--seconds 4] [--merchants 10]
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { runLoad, type LoadResult, type PreparedRequest } from './load.js';
+import { processCpuMs } from './cpu.js';
+import { runLoad, type PreparedRequest } from './load.js';
 import { freePort } from './service.js';
 import { RequestSigner, type BenchMerchant } from './signing.js';
 
@@ -29,109 +33,130 @@ const { values } = parseArgs({
   },
 });
 
+const rounds = Number(values.rounds);
+const connections = Number(values.connections);
+const seconds = Number(values.seconds);
+const merchantCount = Number(values.merchants);
+const WARM_UP_MS = 1000;
+/** Reads signed per build and round: enough for 20,000 a second through warm-up and window. */
+const readsPerRound = Math.ceil(20_000 * (seconds + WARM_UP_MS / 1000));
 const ADMIN_TOKEN = `adm_pair_${crypto.randomBytes(8).toString('hex')}`;
 const SECRET_KEY = crypto.randomBytes(32).toString('base64');
-const READS_PER_ROUND = 60_000;
+const START_TIMEOUT_MS = 60_000;
+const STOP_GRACE_MS = 15_000;
 const TICK_MS = 1000 / 100;
 
 interface Build {
   readonly label: string;
-  readonly dir: string;
   readonly child: ChildProcess;
   readonly baseUrl: string;
   readonly dataDir: string;
-  merchants: BenchMerchant[];
+  readonly merchants: BenchMerchant[];
 }
 
-/** CPU ms of one thread (`tid`) of `pid`, or of every thread when `tid` is null. */
-function cpuMs(pid: number, tid: number | null): number {
-  const tasks = tid === null ? fs.readdirSync(`/proc/${pid}/task`) : [String(tid)];
-  let ms = 0;
-  for (const task of tasks) {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ms += (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-    } catch {
-      // a thread ended meanwhile
-    }
+/** CPU ms of the process's main thread (its event loop), from /proc/<pid>/task/<pid>/stat. */
+function mainThreadCpuMs(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+}
+
+const exited = (child: ChildProcess): boolean => child.exitCode !== null || child.signalCode !== null;
+
+/** Ends the service (SIGTERM, then SIGKILL after STOP_GRACE_MS) and removes its data. */
+async function stop(child: ChildProcess, dataDir: string): Promise<void> {
+  if (!exited(child)) {
+    const gone = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+    await gone;
+    clearTimeout(timer);
   }
-  return ms;
+  fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
-async function start(label: string, dir: string, signer: RequestSigner): Promise<Build> {
+async function admin(baseUrl: string, body: unknown): Promise<any> {
+  const response = await fetch(`${baseUrl}/admin/merchants`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const answer = (await response.json()) as any;
+  if (!response.ok) throw new Error(`POST /admin/merchants answered ${response.status}: ${JSON.stringify(answer).slice(0, 300)}`);
+  return answer.data;
+}
+
+/** Starts the build's service on a fresh SQLite directory and creates its merchants (RSA and HMAC keys in turn). */
+async function start(label: string, mainScript: string, signer: RequestSigner): Promise<Build> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `paygate-pair-${label}-`));
   const port = await freePort();
-  const child = spawn(process.execPath, [path.resolve(dir, 'src/main.js')], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      SEED_SANDBOX_MERCHANT: 'false',
-      ADMIN_TOKEN,
-      SECRET_KEY,
-      RATE_LIMIT_PER_SECOND: '1000000',
-      DATABASE_URL: '',
-    },
+  const env = { ...process.env };
+  for (const name of ['DATABASE_URL', 'DATABASE_SCHEMA', 'SIMULATOR_URL', 'NODE_OPTIONS', 'BENCH_NODE_FLAGS']) delete env[name];
+  const child = spawn(process.execPath, [mainScript], {
+    cwd: path.dirname(path.dirname(mainScript)),
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', SEED_SANDBOX_MERCHANT: 'false', ADMIN_TOKEN, SECRET_KEY, RATE_LIMIT_PER_SECOND: '1000000' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  for (let waited = 0; ; waited += 100) {
-    if (waited > 60_000) throw new Error(`${label}: the service did not start`);
-    const ready = await fetch(`${baseUrl}/readyz`).then((r) => r.ok).catch(() => false);
-    if (ready) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  try {
+    const baseUrl = `http://127.0.0.1:${port}`;
+    for (const startedAt = Date.now(); ; ) {
+      if (exited(child)) throw new Error(`build ${label}: the service ended while starting (exit code ${child.exitCode})`);
+      if (Date.now() - startedAt > START_TIMEOUT_MS) throw new Error(`build ${label}: the service did not answer /readyz within ${START_TIMEOUT_MS / 1000} s`);
+      if (await fetch(`${baseUrl}/readyz`).then((r) => r.ok).catch(() => false)) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const merchants: BenchMerchant[] = [];
+    for (let i = 0; i < merchantCount; i++) {
+      const keyType = i % 2 === 0 ? ('RSA-SHA512' as const) : ('HMAC-SHA256' as const);
+      const data = await admin(baseUrl, { name: `Pair ${i}`, keyType, mode: 'sandbox', rateLimitPerSecond: 1_000_000 });
+      const key = keyType === 'RSA-SHA512' ? { type: keyType, privateKeyPem: String(data.key.privateKeyPem) } : { type: keyType, secret: String(data.key.secret) };
+      merchants.push({ id: String(data.merchant.id), name: `Pair ${i}`, keyType, key, keyIndex: signer.register(key) });
+    }
+    return { label, child, baseUrl, dataDir, merchants };
+  } catch (error) {
+    await stop(child, dataDir);
+    throw error;
   }
-  const build: Build = { label, dir, child, baseUrl, dataDir, merchants: [] };
-  for (let i = 0; i < Number(values.merchants); i++) {
-    const keyType = i % 2 === 0 ? ('RSA-SHA512' as const) : ('HMAC-SHA256' as const);
-    const response = await fetch(`${baseUrl}/admin/merchants`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: `Pair ${i}`, keyType, mode: 'sandbox', rateLimitPerSecond: 1_000_000 }),
-    });
-    const data = ((await response.json()) as any).data;
-    const key = keyType === 'RSA-SHA512' ? { type: keyType, privateKeyPem: String(data.key.privateKeyPem) } : { type: keyType, secret: String(data.key.secret) };
-    build.merchants.push({ id: String(data.merchant.id), name: `Pair ${i}`, keyType, key, keyIndex: signer.register(key) });
-  }
-  return build;
+}
+
+/** A round's reads for `build`, each a first use of its Signature. */
+function signReads(build: Build, signer: RequestSigner): Promise<PreparedRequest[]> {
+  const templates = Array.from({ length: readsPerRound }, (_, i) => ({ merchant: build.merchants[i % build.merchants.length]!, path: 'account/balance', body: { currency: 'INR' } }));
+  return signer.sign(templates);
 }
 
 interface Figures {
   readonly rps: number;
   readonly p99Ms: number;
+  /** CPU µs a read: the event loop's thread, and the whole process (threads that ended included). */
   readonly loopUs: number;
   readonly allUs: number;
-}
-
-/** A round's reads for `build`, each a first use of its Signature. */
-function signReads(build: Build, signer: RequestSigner): Promise<PreparedRequest[]> {
-  const templates = Array.from({ length: READS_PER_ROUND }, (_, i) => ({ merchant: build.merchants[i % build.merchants.length]!, path: 'account/balance', body: { currency: 'INR' } }));
-  return signer.sign(templates);
 }
 
 async function measure(build: Build, requests: readonly PreparedRequest[], delayMs: number): Promise<Figures> {
   await new Promise((resolve) => setTimeout(resolve, delayMs));
   const pid = build.child.pid!;
-  let loopStart = 0;
-  let allStart = 0;
-  const load: LoadResult = await runLoad({
+  const at = { loop: [0, 0], all: [0, 0] };
+  const load = await runLoad({
     origin: build.baseUrl,
     requests,
-    connections: Number(values.connections),
-    warmupMs: 1000,
-    durationMs: Number(values.seconds) * 1000,
+    connections,
+    warmupMs: WARM_UP_MS,
+    durationMs: seconds * 1000,
     onWindowStart: () => {
-      loopStart = cpuMs(pid, pid);
-      allStart = cpuMs(pid, null);
+      at.loop[0] = mainThreadCpuMs(pid);
+      at.all[0] = processCpuMs(pid) ?? NaN;
+    },
+    onWindowEnd: () => {
+      at.loop[1] = mainThreadCpuMs(pid);
+      at.all[1] = processCpuMs(pid) ?? NaN;
     },
   });
-  const loopMs = cpuMs(pid, pid) - loopStart;
-  const allMs = cpuMs(pid, null) - allStart;
-  if (load.non200 > 0) throw new Error(`${build.label}: ${load.non200} answers were not 200`);
-  return { rps: load.rps, p99Ms: load.latencyMs.p99, loopUs: (loopMs * 1000) / load.requests, allUs: (allMs * 1000) / load.requests };
+  if (load.non200 > 0 || load.networkErrors > 0) throw new Error(`build ${build.label}: ${load.non200} answers not 200, ${load.networkErrors} network errors`);
+  if (load.exhausted) throw new Error(`build ${build.label}: its ${readsPerRound} reads ran out inside the window; use fewer --seconds`);
+  if (load.requests === 0) throw new Error(`build ${build.label}: no read answered in the window`);
+  const perRead = (ms: number): number => (ms * 1000) / load.requests;
+  return { rps: load.rps, p99Ms: load.latencyMs.p99, loopUs: perRead(at.loop[1]! - at.loop[0]!), allUs: perRead(at.all[1]! - at.all[0]!) };
 }
 
 const median = (xs: readonly number[]): number => {
@@ -140,40 +165,47 @@ const median = (xs: readonly number[]): number => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-async function stop(build: Build): Promise<void> {
-  build.child.kill('SIGTERM');
-  await new Promise((resolve) => build.child.once('exit', resolve));
-  fs.rmSync(build.dataDir, { recursive: true, force: true });
+function mainScriptOf(dir: string | undefined, option: string): string {
+  if (!dir) throw new Error(`usage: --a <build dir> --b <build dir> (missing --${option})`);
+  const script = path.resolve(dir, 'src/main.js');
+  if (!fs.existsSync(script)) throw new Error(`--${option}: no ${script}; build it with \`node scripts/build.mjs <dir>\` in its checkout`);
+  return script;
 }
 
 async function main(): Promise<void> {
-  if (!values.a || !values.b) throw new Error('usage: --a <build dir> --b <build dir>');
+  const scripts = { a: mainScriptOf(values.a, 'a'), b: mainScriptOf(values.b, 'b') };
+  if (!(rounds >= 2 && rounds % 2 === 0)) throw new Error('--rounds must be an even number, at least 2: each order runs as often');
+  if (!(connections >= 1 && seconds >= 1 && merchantCount >= 1)) throw new Error('--connections, --seconds and --merchants must be at least 1');
+  console.log(`a: ${scripts.a}\nb: ${scripts.b}`);
   const signer = RequestSigner.start();
   const ratios = { rps: [] as number[], loop: [] as number[], all: [] as number[] };
+  const byOrder: Record<'a first' | 'b first', number[]> = { 'a first': [], 'b first': [] };
   try {
-    for (let round = 1; round <= Number(values.rounds); round++) {
-      // Each round starts both services afresh, in alternating order, and starts their loads in the
-      // same order: a build run against itself favoured the one started second by 5 % when the two
-      // services lived through every round (docs/benchmarks.md, session 42).
-      const aFirst = round % 2 === 1;
-      const firstBuilt = await start(aFirst ? 'a' : 'b', aFirst ? values.a : values.b, signer);
-      const secondBuilt = await start(aFirst ? 'b' : 'a', aFirst ? values.b : values.a, signer);
-      const [a, b] = aFirst ? [firstBuilt, secondBuilt] : [secondBuilt, firstBuilt];
+    for (let round = 1; round <= rounds; round++) {
+      // Kept alive across rounds, a build against itself favoured the one started second by 5 %.
+      const order = round % 2 === 1 ? (['a', 'b'] as const) : (['b', 'a'] as const);
+      const builds: Partial<Record<'a' | 'b', Build>> = {};
       try {
-        const readsA = await signReads(a, signer);
-        const readsB = await signReads(b, signer);
-        const [fa, fb] = await Promise.all([measure(a, readsA, aFirst ? 0 : 20), measure(b, readsB, aFirst ? 20 : 0)]);
+        for (const label of order) builds[label] = await start(label, scripts[label], signer);
+        const a = builds.a!;
+        const b = builds.b!;
+        const reads = { a: await signReads(a, signer), b: await signReads(b, signer) };
+        // Both loads run together; the one started first starts 20 ms ahead, so neither order always leads.
+        const [fa, fb] = await Promise.all([measure(a, reads.a, order[0] === 'a' ? 0 : 20), measure(b, reads.b, order[0] === 'b' ? 0 : 20)]);
         ratios.rps.push(fb.rps / fa.rps);
         ratios.loop.push(fb.loopUs / fa.loopUs);
         ratios.all.push(fb.allUs / fa.allUs);
+        byOrder[`${order[0]} first`].push(fb.loopUs / fa.loopUs);
         const line = (f: Figures): string => `${Math.round(f.rps)} req/s, p99 ${f.p99Ms.toFixed(1)} ms, loop ${f.loopUs.toFixed(0)} µs, all ${f.allUs.toFixed(0)} µs`;
-        console.log(`round ${round} (${aFirst ? 'a' : 'b'} first): a ${line(fa)} | b ${line(fb)}`);
+        console.log(`round ${round} (${order[0]} first): a ${line(fa)} | b ${line(fb)}`);
       } finally {
-        await stop(a);
-        await stop(b);
+        await Promise.allSettled(Object.values(builds).map((build) => stop(build.child, build.dataDir)));
       }
     }
-    console.log(`median b/a: rate ${median(ratios.rps).toFixed(3)}, loop CPU a read ${median(ratios.loop).toFixed(3)}, all threads ${median(ratios.all).toFixed(3)}`);
+    console.log(
+      `median b/a: rate ${median(ratios.rps).toFixed(3)}, event loop CPU a read ${median(ratios.loop).toFixed(3)} ` +
+        `(a first ${median(byOrder['a first']).toFixed(3)}, b first ${median(byOrder['b first']).toFixed(3)}), whole process ${median(ratios.all).toFixed(3)}`,
+    );
   } finally {
     await signer.close();
   }

@@ -18,7 +18,7 @@ import { CASES, NOOP_CASE, type BenchCase } from './cases.js';
 import { EXPORT_CASE } from './cases-export.js';
 import { BASELINE_PAYMENTS, ensureSeeded, MILLION, MILLION_TOLERANCE, millionCases } from './cases-million.js';
 import { createContext, type BenchContext } from './context.js';
-import { FOREIGN_CPU_WARNING, SHARED_WINDOW_RETAKES, sharedTheMachine, sharedWindowText, snapshot, usageBetween } from './cpu.js';
+import { FOREIGN_CPU_WARNING, measureUnshared, SHARED_WINDOW_RETAKES, sharedTheMachine, snapshot, untilOutsideLoadPasses, usageBetween } from './cpu.js';
 import { runLoad, type LoadResult, type PreparedRequest } from './load.js';
 import { combineLoads, needsAnotherRound, noopAround, PAIRED_ROUNDS, spreadOf, spreadText, windowRates, type NoopFigures } from './paired.js';
 import { summariseProfile, type Profile } from './profile-summary.js';
@@ -589,17 +589,18 @@ async function runCase(
     if (!benchCase.prepare) throw new Error('a case needs prepare or custom');
     const prepared: Prepared = { requestAt: await benchCase.prepare(target.ctx), nextIndex: 0 };
     // Pre-signing (in measureWindow) comes first: the no-op's window before goes right before the case's.
-    let window = await measureWindow(benchCase, prepared, target, settings, signer, expectedRps, noopWindow);
     // A window that other processes took over FOREIGN_CPU_WARNING of says nothing of the service (nor of a
-    // floor, whose verdict it would void): it is measured again once the bench's processes are quiet.
-    const retaken: string[] = [];
-    for (let retake = 1; retake <= SHARED_WINDOW_RETAKES && sharedTheMachine(window.load.cpu); retake++) {
-      const shared = sharedWindowText(window.load.cpu!, window.load.rps, window.load.latencyMs.p99);
-      retaken.push(shared);
-      log(`  ${benchCase.name}: ${shared}; measuring the window again (${retake} of ${SHARED_WINDOW_RETAKES})`);
-      await settle(target.servers, benchCase.name, [target.ctx.database.pgSchema]);
-      window = await measureWindow(benchCase, prepared, target, settings, signer, expectedRps, noopWindow);
-    }
+    // floor, whose verdict it would void): it is measured again once the bench's own processes are quiet
+    // and the outside load has passed (or 30 s went by). The given-up windows' writes stay in the store.
+    const { window, givenUp } = await measureUnshared(
+      () => measureWindow(benchCase, prepared, target, settings, signer, expectedRps, noopWindow),
+      async (shared, retake) => {
+        log(`  ${benchCase.name}: ${shared}; measuring the window again (${retake} of ${SHARED_WINDOW_RETAKES})`);
+        await settle(target.servers, benchCase.name, [target.ctx.database.pgSchema]);
+        const outside = await untilOutsideLoadPasses(watchedPids(target.servers));
+        log(`  ${benchCase.name}: ${outside.passed ? 'the outside load passed' : 'the outside load went on'} after ${(outside.waitedMs / 1000).toFixed(1)} s`);
+      },
+    );
     const { load, signSeconds, noopBefore } = window;
     const problems = benchCase.verify ? await benchCase.verify(target.ctx) : [];
     const allIn = benchCase.allIn ? await allInNote(target.servers, load, target.ctx.store, benchCase.server) : null;
@@ -620,7 +621,7 @@ async function runCase(
       }
     }
     if (allIn !== null) result.notes.push(allIn);
-    for (const shared of retaken) result.notes.push(`an earlier window was measured again: ${shared}`);
+    for (const shared of givenUp) result.notes.push(`an earlier window was measured again: ${shared}`);
     return { result, prepared };
   } catch (error) {
     return { result: errorResult(benchCase, error), prepared: null };

@@ -1,7 +1,7 @@
 // The bench's CPU accounting reads /proc: a burst of this process's own work is counted as its own and as
 // busy machine time, never as another process's, and steal and I/O stall are shares and durations.
 import { describe, expect, it } from 'vitest';
-import { sharedTheMachine, sharedWindowText, snapshot, usageBetween, type CpuUsage } from '../../bench/cpu.js';
+import { measureUnshared, sharedTheMachine, sharedWindowText, snapshot, usageBetween, type CpuUsage } from '../../bench/cpu.js';
 
 /** Spins until this process has used `ms` of CPU (not of the clock: a loaded machine only makes it longer). */
 function spin(ms: number): void {
@@ -37,5 +37,27 @@ describe('bench CPU accounting', () => {
     expect(sharedTheMachine(usage(0.02, 0.11))).toBe(true);
     expect(sharedWindowText(usage(0.52, 0.03), 2655.4, 38.04)).toBe("other processes 52 % of the machine's CPU in a window of 2,655 req/s, p99 38.0 ms");
     expect(sharedWindowText(usage(0.31, 0.2), 900, 9)).toBe("other processes 31 % and steal 20 % of the machine's CPU in a window of 900 req/s, p99 9.0 ms");
+  });
+
+  it('measures a shared window again, each time with fresh requests, at most twice, and answers the last window', async () => {
+    const usage = (foreignShare: number): CpuUsage => ({ processMs: {}, foreignShare, stealShare: 0, busyShare: 1, ioStallMs: null });
+    const run = async (foreignShares: number[]) => {
+      let nextIndex = 0;
+      const waits: string[] = [];
+      const windows = foreignShares.map((share, i) => ({ load: { cpu: usage(share), rps: 1000 + i, latencyMs: { p99: 5 } } }));
+      const outcome = await measureUnshared(
+        async () => ({ ...windows[nextIndex]!, firstRequest: (nextIndex++) * 100 }),
+        async (shared, retake) => void waits.push(`${retake}: ${shared}`),
+      );
+      return { ...outcome, waits, measured: nextIndex };
+    };
+    const quiet = await run([0.02]);
+    expect({ measured: quiet.measured, givenUp: quiet.givenUp, rps: quiet.window.load.rps }).toEqual({ measured: 1, givenUp: [], rps: 1000 });
+    const once = await run([0.52, 0.03]);
+    expect({ measured: once.measured, rps: once.window.load.rps, firstRequest: once.window.firstRequest }).toEqual({ measured: 2, rps: 1001, firstRequest: 100 });
+    expect(once.waits).toEqual(["1: other processes 52 % of the machine's CPU in a window of 1,000 req/s, p99 5.0 ms"]);
+    expect(once.givenUp).toHaveLength(1);
+    const always = await run([0.4, 0.4, 0.4, 0.4]);
+    expect({ measured: always.measured, givenUp: always.givenUp.length, rps: always.window.load.rps }).toEqual({ measured: 3, givenUp: 2, rps: 1002 });
   });
 });
