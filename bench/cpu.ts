@@ -8,10 +8,10 @@ import os from 'node:os';
 /** /proc reports process times in USER_HZ ticks, which Linux fixes at 100 per second for user space. */
 const TICK_MS = 10;
 
-/** CPU milliseconds (user + system) a process has used so far; null when it is gone. */
-export function processCpuMs(pid: number): number | null {
+/** CPU milliseconds (user + system) from a /proc stat file; null when its process or thread is gone. */
+function statCpuMs(file: string): number | null {
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = fs.readFileSync(file, 'utf8');
     // Fields after the parenthesised command name (which may contain spaces): state is field 3, utime 14, stime 15.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
@@ -19,6 +19,12 @@ export function processCpuMs(pid: number): number | null {
     return null;
   }
 }
+
+/** CPU milliseconds (user + system) a process has used so far, its ended threads included; null when it is gone. */
+export const processCpuMs = (pid: number): number | null => statCpuMs(`/proc/${pid}/stat`);
+
+/** CPU milliseconds one thread of a process has used so far (`tid` = `pid`: its main thread, Node's event loop). */
+export const threadCpuMs = (pid: number, tid: number): number | null => statCpuMs(`/proc/${pid}/task/${tid}/stat`);
 
 /**
  * The machine's CPU in ms from /proc/stat's first line: busy (user, nice, system, irq, softirq), steal

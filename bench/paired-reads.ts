@@ -11,15 +11,16 @@
 //   node scripts/build.mjs bench/results/build     # in each checkout: a build inside it, for its node_modules
 //   npx tsx bench/paired-reads.ts --a <checkout a>/bench/results/build --b <checkout b>/bench/results/build \
 //     [--rounds 6] [--connections 25] [--seconds 4] [--merchants 10]
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { processCpuMs } from './cpu.js';
+import { createContext } from './context.js';
+import { processCpuMs, threadCpuMs } from './cpu.js';
 import { runLoad, type PreparedRequest } from './load.js';
-import { freePort } from './service.js';
+import { freePort, processHandle, waitForHttp, type RunningProcess } from './service.js';
 import { RequestSigner, type BenchMerchant } from './signing.js';
 
 const { values } = parseArgs({
@@ -44,77 +45,43 @@ const ADMIN_TOKEN = `adm_pair_${crypto.randomBytes(8).toString('hex')}`;
 const SECRET_KEY = crypto.randomBytes(32).toString('base64');
 const START_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 15_000;
-const TICK_MS = 1000 / 100;
 
 interface Build {
   readonly label: string;
-  readonly child: ChildProcess;
-  readonly baseUrl: string;
+  readonly server: RunningProcess;
   readonly dataDir: string;
-  readonly merchants: BenchMerchant[];
+  readonly merchants: readonly BenchMerchant[];
 }
 
-/** CPU ms of the process's main thread (its event loop), from /proc/<pid>/task/<pid>/stat. */
-function mainThreadCpuMs(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-}
-
-const exited = (child: ChildProcess): boolean => child.exitCode !== null || child.signalCode !== null;
-
-/** Ends the service (SIGTERM, then SIGKILL after STOP_GRACE_MS) and removes its data. */
-async function stop(child: ChildProcess, dataDir: string): Promise<void> {
-  if (!exited(child)) {
-    const gone = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
-    await gone;
-    clearTimeout(timer);
-  }
+/** Ends the service (SIGTERM, then SIGKILL after STOP_GRACE_MS) and removes its data and log. */
+async function stop(server: RunningProcess, dataDir: string): Promise<void> {
+  await server.stop(STOP_GRACE_MS);
   fs.rmSync(dataDir, { recursive: true, force: true });
-}
-
-async function admin(baseUrl: string, body: unknown): Promise<any> {
-  const response = await fetch(`${baseUrl}/admin/merchants`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const answer = (await response.json()) as any;
-  if (!response.ok) throw new Error(`POST /admin/merchants answered ${response.status}: ${JSON.stringify(answer).slice(0, 300)}`);
-  return answer.data;
 }
 
 /** Starts the build's service on a fresh SQLite directory and creates its merchants (RSA and HMAC keys in turn). */
 async function start(label: string, mainScript: string, signer: RequestSigner): Promise<Build> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `paygate-pair-${label}-`));
+  const logFile = path.join(dataDir, 'service.log');
   const port = await freePort();
   const env = { ...process.env };
   for (const name of ['DATABASE_URL', 'DATABASE_SCHEMA', 'SIMULATOR_URL', 'NODE_OPTIONS', 'BENCH_NODE_FLAGS']) delete env[name];
+  const log = fs.openSync(logFile, 'a');
   const child = spawn(process.execPath, [mainScript], {
     cwd: path.dirname(path.dirname(mainScript)),
     env: { ...env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', SEED_SANDBOX_MERCHANT: 'false', ADMIN_TOKEN, SECRET_KEY, RATE_LIMIT_PER_SECOND: '1000000' },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', log, log],
   });
+  fs.closeSync(log);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const server = processHandle(`build ${label}`, child, baseUrl, logFile);
   try {
-    const baseUrl = `http://127.0.0.1:${port}`;
-    for (const startedAt = Date.now(); ; ) {
-      if (exited(child)) throw new Error(`build ${label}: the service ended while starting (exit code ${child.exitCode})`);
-      if (Date.now() - startedAt > START_TIMEOUT_MS) throw new Error(`build ${label}: the service did not answer /readyz within ${START_TIMEOUT_MS / 1000} s`);
-      if (await fetch(`${baseUrl}/readyz`).then((r) => r.ok).catch(() => false)) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const merchants: BenchMerchant[] = [];
-    for (let i = 0; i < merchantCount; i++) {
-      const keyType = i % 2 === 0 ? ('RSA-SHA512' as const) : ('HMAC-SHA256' as const);
-      const data = await admin(baseUrl, { name: `Pair ${i}`, keyType, mode: 'sandbox', rateLimitPerSecond: 1_000_000 });
-      const key = keyType === 'RSA-SHA512' ? { type: keyType, privateKeyPem: String(data.key.privateKeyPem) } : { type: keyType, secret: String(data.key.secret) };
-      merchants.push({ id: String(data.merchant.id), name: `Pair ${i}`, keyType, key, keyIndex: signer.register(key) });
-    }
-    return { label, child, baseUrl, dataDir, merchants };
+    await waitForHttp(`${baseUrl}/readyz`, child, logFile, START_TIMEOUT_MS);
+    // The bench's own merchant creation: RSA-SHA512 and HMAC-SHA256 keys in turn, each key registered with the signer.
+    const context = createContext({ store: 'sqlite', baseUrl, servicePid: server.pid, database: { sqliteFile: null, pgSchema: null }, adminToken: ADMIN_TOKEN, signer });
+    return { label, server, dataDir, merchants: await context.createMerchants(merchantCount, { namePrefix: `Pair ${label}` }) };
   } catch (error) {
-    await stop(child, dataDir);
+    await stop(server, dataDir);
     throw error;
   }
 }
@@ -135,20 +102,20 @@ interface Figures {
 
 async function measure(build: Build, requests: readonly PreparedRequest[], delayMs: number): Promise<Figures> {
   await new Promise((resolve) => setTimeout(resolve, delayMs));
-  const pid = build.child.pid!;
+  const pid = build.server.pid;
   const at = { loop: [0, 0], all: [0, 0] };
   const load = await runLoad({
-    origin: build.baseUrl,
+    origin: build.server.baseUrl,
     requests,
     connections,
     warmupMs: WARM_UP_MS,
     durationMs: seconds * 1000,
     onWindowStart: () => {
-      at.loop[0] = mainThreadCpuMs(pid);
+      at.loop[0] = threadCpuMs(pid, pid) ?? NaN;
       at.all[0] = processCpuMs(pid) ?? NaN;
     },
     onWindowEnd: () => {
-      at.loop[1] = mainThreadCpuMs(pid);
+      at.loop[1] = threadCpuMs(pid, pid) ?? NaN;
       at.all[1] = processCpuMs(pid) ?? NaN;
     },
   });
@@ -199,7 +166,7 @@ async function main(): Promise<void> {
         const line = (f: Figures): string => `${Math.round(f.rps)} req/s, p99 ${f.p99Ms.toFixed(1)} ms, loop ${f.loopUs.toFixed(0)} µs, all ${f.allUs.toFixed(0)} µs`;
         console.log(`round ${round} (${order[0]} first): a ${line(fa)} | b ${line(fb)}`);
       } finally {
-        await Promise.allSettled(Object.values(builds).map((build) => stop(build.child, build.dataDir)));
+        await Promise.allSettled(Object.values(builds).map((build) => stop(build.server, build.dataDir)));
       }
     }
     console.log(

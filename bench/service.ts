@@ -88,7 +88,8 @@ function tail(file: string, lines = 30): string {
   }
 }
 
-async function waitForHttp(url: string, child: ChildProcess, logFile: string, timeoutMs: number): Promise<void> {
+/** Waits until `url` answers 200, failing early (with the log's tail) when the process ends first. */
+export async function waitForHttp(url: string, child: ChildProcess, logFile: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError = '';
   while (Date.now() < deadline) {
@@ -145,7 +146,8 @@ function spawnNode(name: string, script: string, env: Record<string, string>, lo
   return child;
 }
 
-function processHandle(name: string, child: ChildProcess, baseUrl: string, logFile: string): RunningProcess {
+/** A started server: its pid, memory, and stop() (SIGTERM, then SIGKILL after the grace). */
+export function processHandle(name: string, child: ChildProcess, baseUrl: string, logFile: string): RunningProcess {
   return {
     name,
     pid: child.pid!,
