@@ -124,6 +124,20 @@ describe('webhook delivery', () => {
     expect((await attemptRows(bench, eventId))[0]).toMatchObject({ http_status: null, error: 'timed out after 300 ms' });
   });
 
+  it('ends an answer whose body never finishes at the same deadline: the 200 decided it, the snippet keeps what came', async () => {
+    receiver.behaviour = () => 'trickle';
+    const merchant = await bench.createMerchant({ payment: receiver.url });
+    const eventId = await bench.enqueue({ merchantId: merchant.id });
+    await bench.dispatcher({ timeoutMs: 300, leaseMs: 1000 }).dispatchDue();
+    expect(await eventRow(bench, eventId)).toMatchObject({ status: 'delivered', last_error: null });
+    const [attempt] = await attemptRows(bench, eventId);
+    expect(attempt).toMatchObject({ http_status: 200, error: null });
+    expect(attempt!.response_snippet).toMatch(/^still writing\.*$/);
+    // Cut at the deadline, not before it and not at the 15 s default.
+    expect(Number(attempt!.duration_ms)).toBeGreaterThanOrEqual(290);
+    expect(Number(attempt!.duration_ms)).toBeLessThan(5000);
+  });
+
   it('keeps delivering other events while one receiver hangs', async () => {
     const merchant = await bench.createMerchant({ payment: receiver.url });
     const slow = await bench.enqueue({ merchantId: merchant.id });

@@ -22,10 +22,13 @@ export interface ReceivedDelivery {
   readonly path: string;
 }
 
-/** What the receiver does with one request: answer, never answer, or drop the connection. */
+/**
+ * What the receiver does with one request: answer, never answer, drop the connection, or send a 200
+ * and a body that never ends, a byte at a time ('trickle').
+ */
 export type ReceiverBehaviour = (
   delivery: ReceivedDelivery,
-) => { status: number; body?: string; headers?: Record<string, string>; delayMs?: number } | 'hang' | 'drop';
+) => { status: number; body?: string; headers?: Record<string, string>; delayMs?: number } | 'hang' | 'drop' | 'trickle';
 
 export class Receiver {
   readonly hits: ReceivedDelivery[] = [];
@@ -76,6 +79,14 @@ export class Receiver {
       const answer = this.behaviour(delivery);
       if (answer === 'hang') return;
       if (answer === 'drop') return void req.socket.destroy();
+      if (answer === 'trickle') {
+        // A byte every 100 ms: never idle long enough for the sender's body timeout, never done.
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.write('still writing');
+        const more = setInterval(() => res.write('.'), 100);
+        res.on('close', () => clearInterval(more));
+        return;
+      }
       setTimeout(() => {
         res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
         res.end(answer.body ?? '');
