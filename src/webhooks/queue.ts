@@ -4,6 +4,7 @@
 import { sql } from 'kysely';
 import { newId } from '../core/ids.js';
 import type { StoreKind } from '../store/db.js';
+import { HotBatchQuery } from '../store/hot-query.js';
 import type { Db } from '../store/schema.js';
 import { nextRetryDelayMs } from './schedule.js';
 import type { DeliveryOutcome } from './sender.js';
@@ -29,7 +30,7 @@ export interface AttemptResult {
 }
 
 /** Rows per multi-row statement: far below both stores' bound-parameter limits. */
-const ROWS_PER_STATEMENT = 500;
+const ROWS_PER_STATEMENT = 256;
 
 export async function claimDueEvents(db: Db, kind: StoreKind, limit: number, nowMs: number, leaseMs: number): Promise<ClaimedEvent[]> {
   const now = BigInt(nowMs);
@@ -91,21 +92,62 @@ export function eventUpdateOf(result: AttemptResult, random: () => number): Even
     : { ...base, status: 'pending', nextAttemptAtMs: BigInt(result.finishedAtMs + delayMs), deliveredAtMs: null, lastError: outcome.error };
 }
 
-function chunks<T>(items: readonly T[]): T[][] {
+/**
+ * The batch cut into parts whose sizes are powers of two up to ROWS_PER_STATEMENT (200 results: 128,
+ * 64, 8), so the two statements of a part come in at most nine sizes each, every one compiled and
+ * prepared once. A statement per batch size (up to 256 of each) cost a delivery a fresh Kysely
+ * compile and often a fresh SQLite prepare, and crowded other queries out of the statement cache
+ * (docs/benchmarks.md, session 43).
+ */
+export function partsOf<T>(items: readonly T[]): T[][] {
   const out: T[][] = [];
-  for (let i = 0; i < items.length; i += ROWS_PER_STATEMENT) out.push(items.slice(i, i + ROWS_PER_STATEMENT));
+  let at = 0;
+  while (at < items.length) {
+    let size = ROWS_PER_STATEMENT;
+    while (size > items.length - at) size /= 2;
+    out.push(items.slice(at, at + size));
+    at += size;
+  }
   return out;
 }
 
-async function updateEvents(trx: Db, updates: readonly EventUpdate[]): Promise<void> {
-  // One statement for the whole batch: each row of the VALUES list carries one event's new state.
+const ATTEMPT_VALUES = 8;
+const insertAttempts = new HotBatchQuery(ATTEMPT_VALUES, (db, count, v) =>
+  db.insertInto('webhook_attempts').values(
+    Array.from({ length: count }, (_, i) => ({
+      id: v[i * ATTEMPT_VALUES] as string,
+      event_id: v[i * ATTEMPT_VALUES + 1] as string,
+      attempt_no: v[i * ATTEMPT_VALUES + 2] as bigint,
+      started_at_ms: v[i * ATTEMPT_VALUES + 3] as bigint,
+      duration_ms: v[i * ATTEMPT_VALUES + 4] as bigint,
+      http_status: v[i * ATTEMPT_VALUES + 5] as bigint | null,
+      error: v[i * ATTEMPT_VALUES + 6] as string | null,
+      response_snippet: v[i * ATTEMPT_VALUES + 7] as string | null,
+    })),
+  ),
+);
+
+const attemptValues = ({ event, outcome, startedAtMs }: AttemptResult): unknown[] => [
+  newId(),
+  event.id,
+  BigInt(event.attemptCount + 1),
+  BigInt(startedAtMs),
+  BigInt(outcome.durationMs),
+  outcome.httpStatus === null ? null : BigInt(outcome.httpStatus),
+  outcome.error,
+  outcome.responseSnippet,
+];
+
+const UPDATE_VALUES = 8;
+/** One statement for a part: each row of the VALUES list carries one event's new state. */
+const updateEvents = new HotBatchQuery(UPDATE_VALUES, (db, count, v) => {
   const rows = sql.join(
-    updates.map(
-      (u) =>
-        sql`(${u.id}, ${u.status}, CAST(${u.attemptCount} AS BIGINT), CAST(${u.scheduleStep} AS BIGINT), CAST(${u.nextAttemptAtMs} AS BIGINT), CAST(${u.deliveredAtMs} AS BIGINT), CAST(${u.lastError} AS TEXT), CAST(${u.leaseUntilMs} AS BIGINT))`,
-    ),
+    Array.from({ length: count }, (_, i) => {
+      const at = i * UPDATE_VALUES;
+      return sql`(${v[at]}, ${v[at + 1]}, CAST(${v[at + 2]} AS BIGINT), CAST(${v[at + 3]} AS BIGINT), CAST(${v[at + 4]} AS BIGINT), CAST(${v[at + 5]} AS BIGINT), CAST(${v[at + 6]} AS TEXT), CAST(${v[at + 7]} AS BIGINT))`;
+    }),
   );
-  await sql`
+  const update = sql`
     UPDATE webhook_events SET
       status = v.column2,
       attempt_count = v.column3,
@@ -115,30 +157,19 @@ async function updateEvents(trx: Db, updates: readonly EventUpdate[]): Promise<v
       last_error = v.column7,
       locked_until_ms = NULL
     FROM (VALUES ${rows}) AS v
-    WHERE webhook_events.id = v.column1 AND webhook_events.locked_until_ms = v.column8`.execute(trx);
-}
+    WHERE webhook_events.id = v.column1 AND webhook_events.locked_until_ms = v.column8`;
+  return { compile: () => update.compile(db) };
+});
+
+const updateValues = (u: EventUpdate): unknown[] => [u.id, u.status, u.attemptCount, u.scheduleStep, u.nextAttemptAtMs, u.deliveredAtMs, u.lastError, u.leaseUntilMs];
 
 /** Records every attempt of the batch and moves each event on, in one transaction. */
 export async function recordResults(db: Db, results: readonly AttemptResult[], random: () => number): Promise<void> {
   if (results.length === 0) return;
   await db.transaction().execute(async (trx) => {
-    for (const part of chunks(results)) {
-      await trx
-        .insertInto('webhook_attempts')
-        .values(
-          part.map(({ event, outcome, startedAtMs }) => ({
-            id: newId(),
-            event_id: event.id,
-            attempt_no: BigInt(event.attemptCount + 1),
-            started_at_ms: BigInt(startedAtMs),
-            duration_ms: BigInt(outcome.durationMs),
-            http_status: outcome.httpStatus === null ? null : BigInt(outcome.httpStatus),
-            error: outcome.error,
-            response_snippet: outcome.responseSnippet,
-          })),
-        )
-        .execute();
-      await updateEvents(trx, part.map((result) => eventUpdateOf(result, random)));
+    for (const part of partsOf(results)) {
+      await insertAttempts.execute(trx, part.flatMap(attemptValues));
+      await updateEvents.execute(trx, part.flatMap((result) => updateValues(eventUpdateOf(result, random))));
     }
   });
 }

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { signRsaSha512, verifyRsaSha512 } from '../../sdk/src/signing.js';
 import { enqueueWebhookEvent, enqueueWebhookEvents, type EnqueueWebhookInput } from '../../src/webhooks/outbox.js';
+import { claimDueEvents, recordResults, type AttemptResult } from '../../src/webhooks/queue.js';
 import { JITTER_RATIO, MAX_ATTEMPTS, nextRetryDelayMs, RETRY_DELAYS_MS } from '../../src/webhooks/schedule.js';
 import { loadOrCreateServiceKey, signRsaSha512Async } from '../../src/webhooks/signer.js';
 import { eventRow, openBench, paymentRecord, type Bench } from './helpers.js';
@@ -127,6 +128,54 @@ describe('the webhook outbox', () => {
     const signature = await signRsaSha512Async(bench.serviceKey.privateKey, body, '1763812800');
     expect(signature).toBe(signRsaSha512(bench.serviceKey.privateKey, body, '1763812800'));
     expect(verifyRsaSha512(crypto.createPublicKey(bench.serviceKey.publicKeyPem), body, '1763812800', signature)).toBe(true);
+  });
+});
+
+describe("the outbox's recorded results", () => {
+  let bench: Bench;
+  beforeEach(async () => {
+    bench = await openBench();
+  });
+  afterEach(async () => {
+    await bench.close();
+  });
+
+  it('records a batch of 300 (parts of 256, 32, 8 and 4) as one: each attempt, each new state, and nothing for a lost lease', async () => {
+    const merchant = await bench.createMerchant({ payment: 'https://merchant.example/payments' });
+    const ids: string[] = [];
+    for (let i = 0; i < 300; i++) ids.push(await bench.enqueue({ merchantId: merchant.id }));
+    const now = bench.clock.nowMs();
+    const claimed = await claimDueEvents(bench.store.db, bench.store.kind, 300, now, 60_000);
+    expect(claimed).toHaveLength(300);
+    // One event's lease passed to another claim meanwhile: its attempt is kept, its state not written over.
+    const stolen = claimed[7]!;
+    await bench.store.db.updateTable('webhook_events').set({ locked_until_ms: BigInt(now + 999_999) }).where('id', '=', stolen.id).execute();
+    const results: AttemptResult[] = claimed.map((event, i) => ({
+      event,
+      startedAtMs: now,
+      finishedAtMs: now + 5,
+      outcome:
+        i % 3 === 0
+          ? { delivered: false, httpStatus: 500, error: 'HTTP 500', responseSnippet: `oops ${i}`, durationMs: 5 }
+          : { delivered: true, httpStatus: 200, error: null, responseSnippet: 'SUCCESS', durationMs: 5 },
+    }));
+    await recordResults(bench.store.db, results, () => 0.5);
+
+    const attempts = await bench.store.db.selectFrom('webhook_attempts').select(['event_id', 'http_status', 'response_snippet']).execute();
+    expect(attempts).toHaveLength(300);
+    expect(new Set(attempts.map((a) => a.event_id))).toEqual(new Set(ids));
+    for (const [i, event] of claimed.entries()) {
+      const row = await eventRow(bench, event.id);
+      if (event.id === stolen.id) {
+        expect(row).toMatchObject({ status: 'pending', attempt_count: 0, locked_until_ms: now + 999_999 });
+      } else if (i % 3 === 0) {
+        expect(row).toMatchObject({ status: 'pending', attempt_count: 1, last_error: 'HTTP 500', locked_until_ms: null });
+        expect(row.next_attempt_at_ms).toBe(now + 5 + nextRetryDelayMs(1, () => 0.5)!);
+      } else {
+        expect(row).toMatchObject({ status: 'delivered', attempt_count: 1, last_error: null, locked_until_ms: null });
+        expect(Number(row.delivered_at_ms)).toBe(now + 5);
+      }
+    }
   });
 });
 
