@@ -5,6 +5,7 @@
 // any other answer is handed back as {status, body} for the connector's own flows to judge.
 import { Pool } from 'undici';
 import { UpstreamUnavailableError } from './channel.js';
+import { Deadline } from '../core/deadline.js';
 
 export interface JsonAnswer {
   readonly status: number;
@@ -70,6 +71,7 @@ export class JsonClient {
     const body = request.body === undefined || typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
     let status: number;
     let text: string;
+    const deadline = new Deadline(this.timeoutMs);
     try {
       const response = await this.pool.request({
         method: request.method,
@@ -81,12 +83,15 @@ export class JsonClient {
           ...request.headers,
         },
         body,
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: deadline.signal,
       });
       status = response.statusCode;
       text = await response.body.text();
     } catch (error) {
-      throw new UpstreamUnavailableError(`${what}: no answer (${describe(error)}; deadline ${this.timeoutMs} ms)`, { cause: error });
+      const why = deadline.passed ? 'timed out' : describe(error);
+      throw new UpstreamUnavailableError(`${what}: no answer (${why}; deadline ${this.timeoutMs} ms)`, { cause: error });
+    } finally {
+      deadline.clear();
     }
     if (status >= 500 || this.unknownStatuses.has(status)) throw new UpstreamUnavailableError(`${what}: HTTP ${status}`);
     try {

@@ -150,7 +150,10 @@ describe('UPI pay-ins (QR codes)', () => {
     const quick = build({ timeoutMs: 300 });
     try {
       fake.nextAnswer('/v1/payments/qr_codes', 'hang', 'GET');
-      await expect(quick.createCollection(collectionRequest(ref()))).rejects.toBeInstanceOf(UpstreamUnavailableError);
+      const hung = quick.createCollection(collectionRequest(ref()));
+      await expect(hung).rejects.toBeInstanceOf(UpstreamUnavailableError);
+      // The exchange's one deadline (core/deadline.ts) names itself, whatever undici called the abort.
+      await expect(hung).rejects.toThrow(/: no answer \(timed out; deadline 300 ms\)$/);
     } finally {
       await quick.close?.();
     }

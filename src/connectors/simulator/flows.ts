@@ -34,6 +34,7 @@ import {
   type RefundResultBody,
   type ResolvedAccountBody,
 } from './transformers.js';
+import { Deadline } from '../../core/deadline.js';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 const CONNECTIONS = 16;
@@ -163,18 +164,22 @@ export class SimulatorChannel implements Channel, SandboxPayer {
   private async send(method: 'GET' | 'POST', path: string, body?: object): Promise<{ readonly status: number; readonly text: string }> {
     let status: number;
     let text: string;
+    const deadline = new Deadline(this.timeoutMs);
     try {
       const response = await this.pool.request({
         method,
         path,
         headers: { [API_KEY_HEADER]: this.options.apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: deadline.signal,
       });
       status = response.statusCode;
       text = await response.body.text();
     } catch (error) {
-      throw new UpstreamUnavailableError(`simulator ${method} ${path}: no answer (${describe(error)}; deadline ${this.timeoutMs} ms)`, { cause: error });
+      const why = deadline.passed ? 'timed out' : describe(error);
+      throw new UpstreamUnavailableError(`simulator ${method} ${path}: no answer (${why}; deadline ${this.timeoutMs} ms)`, { cause: error });
+    } finally {
+      deadline.clear();
     }
     if (status >= 500) throw new UpstreamUnavailableError(`simulator ${method} ${path}: HTTP ${status}`);
     return { status, text };
