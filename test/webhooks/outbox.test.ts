@@ -129,16 +129,6 @@ describe('the webhook outbox', () => {
     expect(signature).toBe(signRsaSha512(bench.serviceKey.privateKey, body, '1763812800'));
     expect(verifyRsaSha512(crypto.createPublicKey(bench.serviceKey.publicKeyPem), body, '1763812800', signature)).toBe(true);
   });
-});
-
-describe("the outbox's recorded results", () => {
-  let bench: Bench;
-  beforeEach(async () => {
-    bench = await openBench();
-  });
-  afterEach(async () => {
-    await bench.close();
-  });
 
   it('records a batch of 300 (parts of 256, 32, 8 and 4) as one: each attempt, each new state, and nothing for a lost lease', async () => {
     const merchant = await bench.createMerchant({ payment: 'https://merchant.example/payments' });
