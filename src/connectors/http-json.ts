@@ -59,7 +59,9 @@ export class JsonClient {
   ) {
     const url = new URL(target.baseUrl);
     this.timeoutMs = target.timeoutMs;
-    this.pool = new Pool(url.origin, { connections: options.connections ?? DEFAULT_CONNECTIONS, keepAliveTimeout: KEEP_ALIVE_MS });
+    // The connect timeout too: undici ends a request still connecting only when its socket connects
+    // (or undici's own 10 s connect timeout passes), whatever its signal says meanwhile.
+    this.pool = new Pool(url.origin, { connections: options.connections ?? DEFAULT_CONNECTIONS, keepAliveTimeout: KEEP_ALIVE_MS, connect: { timeout: this.timeoutMs } });
     this.basePath = url.pathname.replace(/\/+$/, '');
     this.unknownStatuses = new Set(options.unknownStatuses ?? []);
     this.parse = options.parse ?? ((text) => JSON.parse(text) as unknown);

@@ -1,8 +1,10 @@
-// One deadline for a whole HTTP exchange made with undici, connect to last byte: an emitter that
-// undici takes as the request's `signal`, and a plain timer that makes it emit 'abort' when the time
-// is up. AbortSignal.timeout gives the same deadline for 13 – 18 µs more CPU an exchange (measured
-// with undici against a local receiver, docs/benchmarks.md, session 43): V8 keeps its signal in a
-// weak map until it is collected, and its timer still fires after the exchange ended.
+// One deadline for a whole HTTP exchange made with undici, from the request to the answer's last
+// byte: an emitter that undici takes as the request's `signal`, and a plain timer that makes it emit
+// 'abort' when the time is up. undici acts on it once the request has a socket, so a client also sets
+// its connect timeout to the same length. AbortSignal.timeout gives the same deadline for 13 – 18 µs
+// more CPU an exchange (measured with undici against a local receiver, docs/benchmarks.md, session
+// 43): Node tracks each such signal through a weak reference and a finalization registry, and its
+// timer still fires after the exchange ended.
 import { EventEmitter } from 'node:events';
 
 export class Deadline {

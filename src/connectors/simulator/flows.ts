@@ -75,8 +75,10 @@ export class SimulatorChannel implements Channel, SandboxPayer {
   private readonly clock: Clock;
 
   constructor(private readonly options: SimulatorChannelOptions) {
-    this.pool = new Pool(new URL(options.baseUrl).origin, { connections: CONNECTIONS, keepAliveTimeout: 30_000 });
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    // The connect timeout too: undici ends a request still connecting only when its socket connects
+    // (or undici's own 10 s connect timeout passes), whatever its signal says meanwhile.
+    this.pool = new Pool(new URL(options.baseUrl).origin, { connections: CONNECTIONS, keepAliveTimeout: 30_000, connect: { timeout: this.timeoutMs } });
     this.clock = options.clock ?? systemClock;
   }
 
