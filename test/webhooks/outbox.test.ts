@@ -140,30 +140,53 @@ describe('the webhook outbox', () => {
     // One event's lease passed to another claim meanwhile: its attempt is kept, its state not written over.
     const stolen = claimed[7]!;
     await bench.store.db.updateTable('webhook_events').set({ locked_until_ms: BigInt(now + 999_999) }).where('id', '=', stolen.id).execute();
+    // Every fifth event as if on its third attempt (schedule step 3), so the count and the step differ.
+    const retried = (i: number): boolean => i % 5 === 1;
     const results: AttemptResult[] = claimed.map((event, i) => ({
-      event,
-      startedAtMs: now,
-      finishedAtMs: now + 5,
+      event: retried(i) ? { ...event, attemptCount: 2, scheduleStep: 3 } : event,
+      startedAtMs: now + i,
+      finishedAtMs: now + i + 5,
       outcome:
         i % 3 === 0
-          ? { delivered: false, httpStatus: 500, error: 'HTTP 500', responseSnippet: `oops ${i}`, durationMs: 5 }
-          : { delivered: true, httpStatus: 200, error: null, responseSnippet: 'SUCCESS', durationMs: 5 },
+          ? { delivered: false, httpStatus: 500, error: 'HTTP 500', responseSnippet: `oops ${i}`, durationMs: 5 + i }
+          : { delivered: true, httpStatus: 200, error: null, responseSnippet: 'SUCCESS', durationMs: 5 + i },
     }));
     await recordResults(bench.store.db, results, () => 0.5);
 
-    const attempts = await bench.store.db.selectFrom('webhook_attempts').select(['event_id', 'http_status', 'response_snippet']).execute();
+    const attempts = await bench.store.db.selectFrom('webhook_attempts').selectAll().execute();
     expect(attempts).toHaveLength(300);
-    expect(new Set(attempts.map((a) => a.event_id))).toEqual(new Set(ids));
+    const attemptOf = new Map(attempts.map((a) => [a.event_id, a]));
+    expect(new Set(attemptOf.keys())).toEqual(new Set(ids));
     for (const [i, event] of claimed.entries()) {
+      const failed = i % 3 === 0;
+      const attempt = attemptOf.get(event.id)!;
+      expect({
+        attempt_no: Number(attempt.attempt_no),
+        started_at_ms: Number(attempt.started_at_ms),
+        duration_ms: Number(attempt.duration_ms),
+        http_status: Number(attempt.http_status),
+        error: attempt.error,
+        response_snippet: attempt.response_snippet,
+      }).toEqual({
+        attempt_no: retried(i) ? 3 : 1,
+        started_at_ms: now + i,
+        duration_ms: 5 + i,
+        http_status: failed ? 500 : 200,
+        error: failed ? 'HTTP 500' : null,
+        response_snippet: failed ? `oops ${i}` : 'SUCCESS',
+      });
       const row = await eventRow(bench, event.id);
       if (event.id === stolen.id) {
         expect(row).toMatchObject({ status: 'pending', attempt_count: 0, locked_until_ms: now + 999_999 });
-      } else if (i % 3 === 0) {
-        expect(row).toMatchObject({ status: 'pending', attempt_count: 1, last_error: 'HTTP 500', locked_until_ms: null });
-        expect(row.next_attempt_at_ms).toBe(now + 5 + nextRetryDelayMs(1, () => 0.5)!);
+        continue;
+      }
+      expect({ attempt_count: row.attempt_count, schedule_step: Number(row.schedule_step) }).toEqual(retried(i) ? { attempt_count: 3, schedule_step: 4 } : { attempt_count: 1, schedule_step: 1 });
+      if (failed) {
+        expect(row).toMatchObject({ status: 'pending', last_error: 'HTTP 500', locked_until_ms: null });
+        expect(row.next_attempt_at_ms).toBe(now + i + 5 + nextRetryDelayMs(retried(i) ? 4 : 1, () => 0.5)!);
       } else {
-        expect(row).toMatchObject({ status: 'delivered', attempt_count: 1, last_error: null, locked_until_ms: null });
-        expect(Number(row.delivered_at_ms)).toBe(now + 5);
+        expect(row).toMatchObject({ status: 'delivered', last_error: null, locked_until_ms: null });
+        expect(Number(row.delivered_at_ms)).toBe(now + i + 5);
       }
     }
   });
