@@ -42,8 +42,8 @@ const TIMEOUT_ERRORS = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIME
 function describeError(error: unknown, timeoutMs: number, timedOut = false): string {
   if (timedOut) return `timed out after ${timeoutMs} ms`;
   if (error instanceof DestinationRefusedError) return error.message;
-  const err = error as { name?: string; code?: string; message?: string };
-  if (err.name === 'TimeoutError' || (err.code && TIMEOUT_ERRORS.has(err.code))) return `timed out after ${timeoutMs} ms`;
+  const err = error as { code?: string; message?: string };
+  if (err.code && TIMEOUT_ERRORS.has(err.code)) return `timed out after ${timeoutMs} ms`;
   const known = err.code ? CONNECTION_ERRORS[err.code] : undefined;
   const text = known ?? `${err.code ? `${err.code}: ` : ''}${err.message ?? String(error)}`;
   return text.slice(0, MAX_ERROR_CHARS);
