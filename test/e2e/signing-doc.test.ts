@@ -46,9 +46,13 @@ let tmp: string;
 function run(script: string, env: Record<string, string>, cwd = tmp): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     // Asynchronous on purpose: the server answering curl runs in this very process.
-    execFile('bash', ['-c', `set -euo pipefail\n${script}`], { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, timeout: 30_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
-    );
+    execFile('bash', ['-c', `set -euo pipefail\n${script}`], { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, timeout: 30_000 }, (error, stdout, stderr) => {
+      if (!error) return resolve({ code: 0, stdout, stderr });
+      if (typeof error.code === 'number') return resolve({ code: error.code, stdout, stderr });
+      // Not the script's own exit: bash did not start, or was killed (by the timeout or from outside).
+      // Said in stderr so that the assertion that fails shows why.
+      resolve({ code: -1, stdout, stderr: `${stderr}[bash: ${error.message}; code ${String(error.code)}, signal ${String(error.signal)}, killed ${String(error.killed)}]` });
+    });
   });
 }
 
@@ -187,6 +191,7 @@ describe('the openssl + curl recipe of docs/signing.md, against a running server
 
   it('answers 401 INVALID_SIGNATURE when the body is altered by one byte after signing', async () => {
     const result = await run(`${signBlock}\nBODY="\${BODY/IDR/IDS}"\n${sendBlock}`, env);
+    expect(result.stderr).toBe('');
     const [answer] = answers(result.stdout);
     expect(answer!.status).toBe(401);
     expect(answer!.body).toMatchObject({ code: '401', message: 'INVALID_SIGNATURE' });
@@ -196,6 +201,7 @@ describe('the openssl + curl recipe of docs/signing.md, against a running server
     const stale = signBlock.replace('TS=$(date +%s)', 'TS=$(( $(date +%s) - 301 ))');
     expect(stale).not.toBe(signBlock);
     const result = await run(`${stale}\n${sendBlock}`, env);
+    expect(result.stderr).toBe('');
     const [answer] = answers(result.stdout);
     expect(answer!.status).toBe(401);
     expect(answer!.body).toMatchObject({ code: '401', message: 'TIMESTAMP_OUT_OF_WINDOW' });
@@ -204,6 +210,7 @@ describe('the openssl + curl recipe of docs/signing.md, against a running server
   it('works with the HMAC variant of the recipe', async () => {
     const hmac = await server.createMerchant({ keyType: 'HMAC-SHA256' });
     const result = await run(`${block('recipe:hmac-sign')}\n${sendBlock}`, { BASE_URL: server.baseUrl, MERCHANT_ID: hmac.id, HMAC_SECRET: hmac.secret! });
+    expect(result.stderr).toBe('');
     const [answer] = answers(result.stdout);
     expect(answer!.status).toBe(200);
     expect(answer!.body).toMatchObject({ code: '200', message: 'SUCCESS' });
@@ -218,6 +225,7 @@ describe('the openssl + curl recipe of docs/signing.md, against a running server
     expect(JSON.parse(first.stdout)).toMatchObject({ code: '200', message: 'SUCCESS' });
     // "Run it as often as you like": in the same second it sends the same request to the same path.
     const second = await run(snippet, {});
+    expect(second.stderr).toBe('');
     expect(JSON.parse(second.stdout)).toMatchObject({ code: '200', message: 'SUCCESS' });
   });
 
