@@ -149,3 +149,40 @@ export function noopAround(before: LoadResult, after: LoadResult): NoopFigures {
   const cpuMs = both.cpu?.processMs.noop;
   return { rps: both.rps, cpuUsPerRequest: cpuMs !== undefined && both.requests > 0 ? (cpuMs * 1000) / both.requests : null };
 }
+
+/** The no-op server's CPU a request in one window, when the window measured it. */
+const noopCpuUsOf = (load: LoadResult): number | null => {
+  const ms = load.cpu?.processMs.noop;
+  return ms !== undefined && load.requests > 0 ? (ms * 1000) / load.requests : null;
+};
+
+/**
+ * Notes for a case judged by a rate of its own (webhook dispatch's deliveries a second), not by a ratio:
+ * what the no-op route did right before and after it, so a minute in which the machine ran slower than
+ * the run's first no-op said is visible, and, when `measured` is given and the windows measured the
+ * no-op's CPU, the rate scaled to contract section 13's reference machine (a no-op at
+ * `referenceNoopCpuUs`). The scaling holds for a case whose work is CPU on this machine; it is an
+ * estimate beside the verdict, which stays the measured rate's.
+ */
+export function machineAroundNotes(
+  before: LoadResult,
+  after: LoadResult,
+  first: NoopFigures | null,
+  measured: { readonly rate: number; readonly unit: string } | null,
+  referenceNoopCpuUs: number,
+): string[] {
+  const count = (figure: number): string => Math.round(figure).toLocaleString('en-US');
+  const shown = (rps: number, cpuUs: number | null): string => `${count(rps)} req/s` + (cpuUs === null ? '' : ` (${cpuUs.toFixed(0)} µs of server CPU a request)`);
+  const notes = [
+    `the no-op route around the case: ${shown(before.rps, noopCpuUsOf(before))} before, ${shown(after.rps, noopCpuUsOf(after))} after` +
+      (first ? `; the run's first no-op: ${shown(first.rps, first.cpuUsPerRequest)}` : ''),
+  ];
+  const around = noopAround(before, after).cpuUsPerRequest;
+  if (measured && around !== null && around > 0) {
+    notes.push(
+      `at the speed of contract section 13's reference machine (a no-op at ${referenceNoopCpuUs} µs of server CPU) the ${count(measured.rate)} ${measured.unit} ` +
+        `would be about ${count((measured.rate * around) / referenceNoopCpuUs)} (scaled by the no-op's ${around.toFixed(0)} µs around the case; an estimate, not the verdict)`,
+    );
+  }
+  return notes;
+}

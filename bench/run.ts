@@ -20,11 +20,11 @@ import { BASELINE_PAYMENTS, ensureSeeded, MILLION, MILLION_TOLERANCE, millionCas
 import { createContext, type BenchContext } from './context.js';
 import { FOREIGN_CPU_WARNING, measureUnshared, SHARED_WINDOW_RETAKES, sharedTheMachine, snapshot, untilOutsideLoadPasses, usageBetween } from './cpu.js';
 import { runLoad, type LoadResult, type PreparedRequest } from './load.js';
-import { combineLoads, needsAnotherRound, noopAround, PAIRED_ROUNDS, spreadOf, spreadText, windowRates, type NoopFigures } from './paired.js';
+import { combineLoads, machineAroundNotes, needsAnotherRound, noopAround, PAIRED_ROUNDS, spreadOf, spreadText, windowRates, type NoopFigures } from './paired.js';
 import { summariseProfile, type Profile } from './profile-summary.js';
 import { InspectorProfiler } from './profiler.js';
 import { answeredCleanly, judgeByFloors, OUT_OF_REACH } from './floor-verdict.js';
-import { formatTable, machineNotes, MEMORY_TARGET_MIB, RESULTS_DIR, previousRates, verdictOf, writeResult, type CaseResult, type StoreResult } from './report.js';
+import { CONTRACT_NOOP_CPU_US, formatTable, machineNotes, MEMORY_TARGET_MIB, RESULTS_DIR, previousRates, verdictOf, writeResult, type CaseResult, type StoreResult } from './report.js';
 import { cleanupAll, freePort, killAll, postgresReachable, startFloorServer, startNoopServer, startService, vacuumWithoutAutovacuum, type BenchServer, type RunningProcess, type RunningService, type StoreKind } from './service.js';
 import { apiPath, RequestSigner, type RequestTemplate } from './signing.js';
 
@@ -415,7 +415,16 @@ function describe(
 }
 
 /** A case that measures on its own (its own unit, its own target or none); see CustomMeasurement. */
-async function runCustom(benchCase: BenchCase, ctx: BenchContext, settings: Settings, profiler: InspectorProfiler | null): Promise<CaseResult> {
+async function runCustom(
+  benchCase: BenchCase,
+  ctx: BenchContext,
+  settings: Settings,
+  profiler: InspectorProfiler | null,
+  noop: NoopFigures | null = null,
+  /** The no-op's windows right before and after the case (NEAR_NOOP): what the machine did in its minutes. */
+  noopWindow?: () => Promise<LoadResult>,
+): Promise<CaseResult> {
+  const noopBefore = noopWindow ? await noopWindow() : null;
   let profiling = false;
   const window = profiler
     ? {
@@ -456,6 +465,10 @@ async function runCustom(benchCase: BenchCase, ctx: BenchContext, settings: Sett
   };
   const notes = [...m.notes];
   if (m.minPerSecond !== null && rate < m.minPerSecond) notes.push(`${Math.round(rate).toLocaleString('en-US')} ${m.unit} < ${m.minPerSecond.toLocaleString('en-US')}`);
+  if (noopBefore && noopWindow) {
+    const noopAfter = await noopWindow();
+    notes.push(...machineAroundNotes(noopBefore, noopAfter, noop, m.minPerSecond === null ? null : { rate, unit: m.unit }, CONTRACT_NOOP_CPU_US));
+  }
   notes.push(...problems.map((problem) => `check failed: ${problem}`));
   const met = m.minPerSecond === null ? null : rate >= m.minPerSecond && problems.length === 0;
   const outOfReach = met === false && problems.length === 0 && m.outOfReach ? m.outOfReach : null;
@@ -585,7 +598,7 @@ async function runCase(
   noopWindow?: () => Promise<LoadResult>,
 ): Promise<{ result: CaseResult; prepared: Prepared | null }> {
   try {
-    if (benchCase.custom) return { result: await runCustom(benchCase, target.ctx, settings, target.profiler), prepared: null };
+    if (benchCase.custom) return { result: await runCustom(benchCase, target.ctx, settings, target.profiler, noop, noopWindow), prepared: null };
     if (!benchCase.prepare) throw new Error('a case needs prepare or custom');
     const prepared: Prepared = { requestAt: await benchCase.prepare(target.ctx), nextIndex: 0 };
     // Pre-signing (in measureWindow) comes first: the no-op's window before goes right before the case's.
@@ -775,7 +788,10 @@ async function runStore(store: StoreKind, settings: Settings, signer: RequestSig
       await settle(servers, benchCase.name, [ctx.database.pgSchema]);
       // A floor case's profile is the floor server's, not the service's.
       const target = benchCase.server === 'floor' ? { ...main, profiler: floorProfiler } : main;
-      return (await runCase(benchCase, target, settings, signer, expectedOf(benchCase), noopFigures, bracketed(benchCase) ? nearNoop : undefined)).result;
+      // A custom case on the run's service (webhook dispatch) gets the no-op's windows around it too: its
+      // target is a rate of its own, not a ratio, so they only show what the machine did in its minutes.
+      const around = bracketed(benchCase) || (benchCase.custom !== undefined && benchCase.server === 'service');
+      return (await runCase(benchCase, target, settings, signer, expectedOf(benchCase), noopFigures, around ? nearNoop : undefined)).result;
     };
     for (const benchCase of selected) {
       let result: CaseResult;

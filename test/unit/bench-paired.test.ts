@@ -2,7 +2,7 @@
 // measurement whose rate, CPU and latency percentiles are over all of them (the tail is the worst
 // window's only where a case timed itself and left no histogram to merge).
 import { describe, expect, it } from 'vitest';
-import { combineLoads, needsAnotherRound, noopAround, PAIRED_MAX_ROUNDS, PAIRED_ROUNDS, spreadOf, spreadText, windowRates } from '../../bench/paired.js';
+import { combineLoads, machineAroundNotes, needsAnotherRound, noopAround, PAIRED_MAX_ROUNDS, PAIRED_ROUNDS, spreadOf, spreadText, windowRates } from '../../bench/paired.js';
 import type { LoadResult } from '../../bench/load.js';
 import { latencyOf, newLatencyHistogram } from '../../bench/latency.js';
 
@@ -65,6 +65,23 @@ describe('bench paired windows', () => {
     // Windows of different lengths weigh by their seconds (the mean of the two rates would be 25,000).
     expect(noopAround(noopWindow(30_000, 1, 600), noopWindow(60_000, 3, 1200)).rps).toBe(22_500);
     expect(noopAround(noopWindow(10, 1, 1), { ...noopWindow(10, 1, 1), cpu: null }).cpuUsPerRequest).toBeNull();
+  });
+
+  it('notes the no-op around a case judged by a rate of its own, and scales that rate to the reference machine by the no-op CPU', () => {
+    const noopWindow = (requests: number, seconds: number, noopMs: number): LoadResult => ({
+      ...window(requests, seconds, 4, 0, 0),
+      cpu: { processMs: { noop: noopMs, service: 5 }, foreignShare: 0, busyShare: 0.5, stealShare: 0, ioStallMs: 0 },
+    });
+    // 40,000 no-op requests before at 1,600 ms (40 µs each), 20,000 after at 1,000 ms (50 µs): 2,600 ms / 60,000 = 43.3 µs around.
+    const notes = machineAroundNotes(noopWindow(40_000, 2, 1600), noopWindow(20_000, 2, 1000), { rps: 31_000, cpuUsPerRequest: 29 }, { rate: 1_800, unit: 'deliveries/s' }, 25);
+    expect(notes).toEqual([
+      "the no-op route around the case: 20,000 req/s (40 µs of server CPU a request) before, 10,000 req/s (50 µs of server CPU a request) after; the run's first no-op: 31,000 req/s (29 µs of server CPU a request)",
+      "at the speed of contract section 13's reference machine (a no-op at 25 µs of server CPU) the 1,800 deliveries/s would be about 3,120 (scaled by the no-op's 43 µs around the case; an estimate, not the verdict)",
+    ]);
+    // No rate of its own (an INFO case), or no CPU figures: the first note alone.
+    expect(machineAroundNotes(noopWindow(40_000, 2, 1600), noopWindow(20_000, 2, 1000), null, null, 25)).toEqual([notes[0]!.split(';')[0]]);
+    const unmeasured = { ...noopWindow(10, 1, 1), cpu: null };
+    expect(machineAroundNotes(unmeasured, unmeasured, null, { rate: 100, unit: 'rows/s' }, 25)).toEqual(['the no-op route around the case: 10 req/s before, 10 req/s after']);
   });
 
   it('has no CPU figure or statement count when a window had none', () => {
