@@ -4235,7 +4235,10 @@ export interface operations {
                     /** @default 50 */
                     limit?: number;
                     status?: components["schemas"]["WebhookDeliveryStatus"];
-                    /** @example evt_019a8f3c5d2e7b4c8a1f6e0d9c8b7a65 */
+                    /**
+                     * @description Only events older than this one: the page before's nextBefore. An event deleted since (retention) still places the page, by the time its id carries.
+                     * @example evt_019a8f3c5d2e7b4c8a1f6e0d9c8b7a65
+                     */
                     before?: string & unknown;
                 };
             };
@@ -6426,7 +6429,10 @@ export interface operations {
                 status?: components["schemas"]["WebhookDeliveryStatus"];
                 /** @description 1 to 200 */
                 limit?: string & unknown;
-                /** @example evt_019a8f3c5d2e7b4c8a1f6e0d9c8b7a65 */
+                /**
+                 * @description Only events older than this one: the page before's nextBefore. An event deleted since (retention) still places the page, by the time its id carries.
+                 * @example evt_019a8f3c5d2e7b4c8a1f6e0d9c8b7a65
+                 */
                 before?: string & unknown;
             };
             header?: never;

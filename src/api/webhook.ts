@@ -9,13 +9,13 @@ import { merchantOf, DATABASE_READ } from './merchant-request.js';
 import { WebhookDeliveryStatus } from './schemas/enums.js';
 import { errorResponse, MERCHANT_SECURITY, merchantErrors, SuccessEnvelope } from './schemas/responses.js';
 import { ref } from './schemas/shared.js';
-import { EventIdField, WebhookEvent, WebhookEventDetail, WebhookEventPage } from './schemas/webhook.js';
+import { EventCursorField, EventIdField, WebhookEvent, WebhookEventDetail, WebhookEventPage } from './schemas/webhook.js';
 
 export const ListBody = Type.Object(
   {
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_EVENT_PAGE, default: 50 })),
     status: Type.Optional(ref(WebhookDeliveryStatus)),
-    before: Type.Optional(EventIdField),
+    before: Type.Optional(EventCursorField),
   },
   { additionalProperties: false },
 );

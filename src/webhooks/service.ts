@@ -160,7 +160,7 @@ export class WebhookService {
   /** Newest first; `merchantId` null lists every merchant's events (operator). */
   async listEvents(merchantId: string | null, query: ListEventsQuery = {}): Promise<WebhookEventPage> {
     const limit = Math.min(Math.max(query.limit ?? DEFAULT_EVENT_PAGE, 1), MAX_EVENT_PAGE);
-    const cursor = query.before === undefined ? null : await this.findEvent(query.before, merchantId);
+    const cursor = query.before === undefined ? null : await this.pagePosition(query.before, merchantId);
     const rows = await eventsPageQuery(this.db, merchantId, query, cursor, limit + 1).execute();
     const page = rows.slice(0, limit);
     return { events: page.map(eventView), nextBefore: rows.length > limit ? page[page.length - 1]!.id : null };
@@ -220,6 +220,27 @@ export class WebhookService {
     return eventView(await this.findEvent(id, merchantId));
   }
 
+  /**
+   * Where a page that starts before event `id` starts: that event's creation time and id. An event the
+   * retention job (or nothing ever) stored under that id is placed by the time its id carries (UUID v7:
+   * the first 48 bits are the Unix time in ms it was made at, the moment its created_at_ms was taken),
+   * so a merchant paging back through the oldest events is not stranded when retention deletes the
+   * one its cursor names. An id of another merchant's event is placed the same way, so the answer says
+   * nothing of whether it exists. Only an id that carries no time is not found.
+   */
+  private async pagePosition(id: string, merchantId: string | null): Promise<Pick<WebhookEventsTable, 'created_at_ms' | 'id'>> {
+    const row = await this.db
+      .selectFrom('webhook_events')
+      .select(['created_at_ms', 'id'])
+      .where('id', '=', id)
+      .$if(merchantId !== null, (qb) => qb.where('merchant_id', '=', merchantId!))
+      .executeTakeFirst();
+    if (row) return row;
+    const madeAtMs = eventIdTimeMs(id);
+    if (madeAtMs === null) throw eventNotFound(id, merchantId);
+    return { created_at_ms: BigInt(madeAtMs), id };
+  }
+
   private async findEvent(id: string, merchantId: string | null, db: Executor = this.db): Promise<WebhookEventsTable> {
     const row = await db
       .selectFrom('webhook_events')
@@ -230,6 +251,12 @@ export class WebhookService {
     if (!row) throw eventNotFound(id, merchantId);
     return row;
   }
+}
+
+/** The Unix time in ms an event id (`evt_` + UUID v7 hex, outbox.ts newEventId) was made at; null for an id of another form. */
+export function eventIdTimeMs(id: string): number | null {
+  const match = /^evt_([0-9a-f]{12})7[0-9a-f]{3}[89ab][0-9a-f]{15}$/.exec(id);
+  return match ? Number.parseInt(match[1]!, 16) : null;
 }
 
 const eventNotFound = (id: string, merchantId: string | null): AppError =>

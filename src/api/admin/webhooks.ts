@@ -8,14 +8,14 @@ import { MAX_EVENT_PAGE, type WebhookService } from '../../webhooks/service.js';
 import { WebhookDeliveryStatus } from '../schemas/enums.js';
 import { errorResponse, SuccessEnvelope } from '../schemas/responses.js';
 import { ref } from '../schemas/shared.js';
-import { EventIdField, WebhookEvent, WebhookEventDetail, WebhookEventPage } from '../schemas/webhook.js';
+import { EventCursorField, EventIdField, WebhookEvent, WebhookEventDetail, WebhookEventPage } from '../schemas/webhook.js';
 
 const ListQuery = Type.Object(
   {
     merchantId: Type.Optional(Text({ minLength: 1, maxLength: 64 })),
     status: Type.Optional(ref(WebhookDeliveryStatus)),
     limit: Type.Optional(Text({ pattern: '^[1-9][0-9]{0,2}$', description: `1 to ${MAX_EVENT_PAGE}` })),
-    before: Type.Optional(EventIdField),
+    before: Type.Optional(EventCursorField),
   },
   { additionalProperties: false },
 );
