@@ -221,12 +221,14 @@ export class WebhookService {
   }
 
   /**
-   * Where a page that starts before event `id` starts: that event's creation time and id. An event the
-   * retention job (or nothing ever) stored under that id is placed by the time its id carries (UUID v7:
-   * the first 48 bits are the Unix time in ms it was made at, the moment its created_at_ms was taken),
-   * so a merchant paging back through the oldest events is not stranded when retention deletes the
-   * one its cursor names. An id of another merchant's event is placed the same way, so the answer says
-   * nothing of whether it exists. Only an id that carries no time is not found.
+   * Where a page that starts before event `id` starts: that event's creation time and id. An id the
+   * merchant has no event under (the retention job deleted it, or it is another merchant's, or it was
+   * never stored) is placed by the time it carries (UUID v7: the first 48 bits are the Unix time in ms
+   * it was made at), so a merchant paging back through the oldest events is not stranded when retention
+   * deletes the one its cursor names, and the answer says nothing of whether another merchant's event
+   * exists. An id is made just after its event's created_at_ms is read, so that place may repeat an
+   * event made in between; it skips none (the service's clock is the system's). Only an id that carries
+   * no time is not found.
    */
   private async pagePosition(id: string, merchantId: string | null): Promise<Pick<WebhookEventsTable, 'created_at_ms' | 'id'>> {
     const row = await this.db
