@@ -51,9 +51,16 @@ function run(script: string, env: Record<string, string>, cwd = tmp): Promise<{ 
       if (typeof error.code === 'number') return resolve({ code: error.code, stdout, stderr });
       // Not the script's own exit: bash did not start, or was killed (by the timeout or from outside).
       // Said in stderr so that the assertion that fails shows why.
-      resolve({ code: -1, stdout, stderr: `${stderr}[bash: ${error.message}; code ${String(error.code)}, signal ${String(error.signal)}, killed ${String(error.killed)}]` });
+      // (spawn's ENOENT is also what a missing cwd gives: said apart.)
+      const why = `code ${String(error.code)}, signal ${String(error.signal)}, killed ${String(error.killed)}, cwd ${fs.existsSync(cwd) ? 'present' : 'missing'}`;
+      resolve({ code: -1, stdout, stderr: `${stderr}[bash did not finish: ${why}]` });
     });
   });
+}
+
+/** The script ran to its end: exit code 0 and nothing on stderr (curl is silent, and answers 401 with exit code 0 too). */
+function expectRan(result: { code: number; stderr: string }): void {
+  expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
 }
 
 interface CurlAnswer {
@@ -115,8 +122,7 @@ describe('the worked example in docs/signing.md', () => {
   it('is reproduced by the openssl commands of the doc', async () => {
     fs.writeFileSync(path.join(tmp, 'example-key.pem'), `${block('example:rsa-private-key')}\n`);
     const result = await run(block('recipe:example'), {});
-    expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
+    expectRan(result);
     expect(result.stdout.split('\n').filter(Boolean)).toEqual([
       block('example:body-sha512-hex'),
       block('example:rsa-signature'),
@@ -178,7 +184,7 @@ describe('the openssl + curl recipe of docs/signing.md, against a running server
     const toInitiate = sendBlock.replace('/v1/api/payout/bankCode', '/v1/api/payout/initiate');
     expect(toInitiate).not.toBe(sendBlock);
     const result = await run(`${signBlock}\n${sendBlock}\n${sendBlock}\n${toInitiate}`, env);
-    expect(result.stderr).toBe('');
+    expectRan(result);
     const [first, second, third] = answers(result.stdout);
     expect(first!.status).toBe(200);
     expect(first!.body).toMatchObject({ code: '200', message: 'SUCCESS' });
@@ -191,7 +197,7 @@ describe('the openssl + curl recipe of docs/signing.md, against a running server
 
   it('answers 401 INVALID_SIGNATURE when the body is altered by one byte after signing', async () => {
     const result = await run(`${signBlock}\nBODY="\${BODY/IDR/IDS}"\n${sendBlock}`, env);
-    expect(result.stderr).toBe('');
+    expectRan(result);
     const [answer] = answers(result.stdout);
     expect(answer!.status).toBe(401);
     expect(answer!.body).toMatchObject({ code: '401', message: 'INVALID_SIGNATURE' });
@@ -201,7 +207,7 @@ describe('the openssl + curl recipe of docs/signing.md, against a running server
     const stale = signBlock.replace('TS=$(date +%s)', 'TS=$(( $(date +%s) - 301 ))');
     expect(stale).not.toBe(signBlock);
     const result = await run(`${stale}\n${sendBlock}`, env);
-    expect(result.stderr).toBe('');
+    expectRan(result);
     const [answer] = answers(result.stdout);
     expect(answer!.status).toBe(401);
     expect(answer!.body).toMatchObject({ code: '401', message: 'TIMESTAMP_OUT_OF_WINDOW' });
@@ -210,7 +216,7 @@ describe('the openssl + curl recipe of docs/signing.md, against a running server
   it('works with the HMAC variant of the recipe', async () => {
     const hmac = await server.createMerchant({ keyType: 'HMAC-SHA256' });
     const result = await run(`${block('recipe:hmac-sign')}\n${sendBlock}`, { BASE_URL: server.baseUrl, MERCHANT_ID: hmac.id, HMAC_SECRET: hmac.secret! });
-    expect(result.stderr).toBe('');
+    expectRan(result);
     const [answer] = answers(result.stdout);
     expect(answer!.status).toBe(200);
     expect(answer!.body).toMatchObject({ code: '200', message: 'SUCCESS' });
@@ -221,11 +227,11 @@ describe('the openssl + curl recipe of docs/signing.md, against a running server
     fs.writeFileSync(keyFile, rsa.privateKeyPem!, { mode: 0o600 });
     const snippet = exampleRequest(server.baseUrl, { merchantId: rsa.id, privateKeyFile: keyFile, webhookSecret: rsa.webhookSecret });
     const first = await run(snippet, {});
-    expect(first.stderr).toBe('');
+    expectRan(first);
     expect(JSON.parse(first.stdout)).toMatchObject({ code: '200', message: 'SUCCESS' });
     // "Run it as often as you like": in the same second it sends the same request to the same path.
     const second = await run(snippet, {});
-    expect(second.stderr).toBe('');
+    expectRan(second);
     expect(JSON.parse(second.stdout)).toMatchObject({ code: '200', message: 'SUCCESS' });
   });
 
