@@ -475,6 +475,7 @@ const webhookDispatch: BenchCase = {
   target: null,
   server: 'service',
   expectedRatio: 0,
+  noopAround: true,
   async custom(ctx, settings): Promise<CustomMeasurement> {
     const seen = new Set<string>(); // webhook-id
     /** The warm-up's deliveries: answered at once and counted apart from the measured backlog's. */

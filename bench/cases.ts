@@ -76,6 +76,11 @@ export interface BenchCase {
    * own latency, which at 50 closed-loop connections is only 50 / throughput (Little's law).
    */
   readonly connections?: number;
+  /**
+   * A custom case judged by a rate of its own that the machine's speed decides (webhook dispatch): the
+   * bench measures the no-op's windows right before and after it and notes what they say (run.ts).
+   */
+  readonly noopAround?: boolean;
   /** Optional check after the load (e.g. "no balance ever negative"); returns the problems found. */
   verify?(ctx: BenchContext): Promise<string[]>;
   /**

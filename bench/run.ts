@@ -23,6 +23,7 @@ import { runLoad, type LoadResult, type PreparedRequest } from './load.js';
 import { combineLoads, machineAroundNotes, needsAnotherRound, noopAround, PAIRED_ROUNDS, spreadOf, spreadText, windowRates, type NoopFigures } from './paired.js';
 import { summariseProfile, type Profile } from './profile-summary.js';
 import { InspectorProfiler } from './profiler.js';
+import { holdReconciler } from './leftovers.js';
 import { answeredCleanly, judgeByFloors, OUT_OF_REACH } from './floor-verdict.js';
 import { CONTRACT_NOOP_CPU_US, formatTable, machineNotes, MEMORY_TARGET_MIB, RESULTS_DIR, previousRates, verdictOf, writeResult, type CaseResult, type StoreResult } from './report.js';
 import { cleanupAll, freePort, killAll, postgresReachable, startFloorServer, startNoopServer, startService, vacuumWithoutAutovacuum, type BenchServer, type RunningProcess, type RunningService, type StoreKind } from './service.js';
@@ -149,7 +150,8 @@ async function settle(servers: Servers, caseName: string, pgSchemas: readonly (s
  * The no-op route's windows around each case with a ratio target (session 40): one just before the
  * case and one after it, each once the machine is quiet. On this shared machine the no-op's own rate
  * moved by a quarter between windows seconds apart and by half over a run, so a ratio to the run's first
- * no-op, minutes earlier, carried that drift; the two windows beside the case share its minute.
+ * no-op, minutes earlier, carried that drift; the two windows beside the case share its minute. A custom
+ * case that asks for them (BenchCase.noopAround: webhook dispatch, session 44) gets them too, for its notes.
  */
 const NEAR_NOOP = { warmupSeconds: 0.5, durationSeconds: 2 } as const;
 
@@ -467,7 +469,10 @@ async function runCustom(
   if (m.minPerSecond !== null && rate < m.minPerSecond) notes.push(`${Math.round(rate).toLocaleString('en-US')} ${m.unit} < ${m.minPerSecond.toLocaleString('en-US')}`);
   if (noopBefore && noopWindow) {
     const noopAfter = await noopWindow();
-    notes.push(...machineAroundNotes(noopBefore, noopAfter, noop, m.minPerSecond === null ? null : { rate, unit: m.unit }, CONTRACT_NOOP_CPU_US));
+    notes.push(...machineAroundNotes(noopBefore, noopAfter, noop, m.minPerSecond !== null && m.minPerSecond > 0 ? { rate, unit: m.unit } : null, CONTRACT_NOOP_CPU_US));
+    if (sharedTheMachine(noopBefore.cpu) || sharedTheMachine(noopAfter.cpu)) {
+      notes.push(`WARNING: other processes or the hypervisor took over ${Math.round(FOREIGN_CPU_WARNING * 100)} % of the machine during a no-op window around the case; the figures scaled by it are unreliable`);
+    }
   }
   notes.push(...problems.map((problem) => `check failed: ${problem}`));
   const met = m.minPerSecond === null ? null : rate >= m.minPerSecond && problems.length === 0;
@@ -687,6 +692,9 @@ async function runPaired(
       }
       await settle(a.target.servers, `${repeat.name} (A)`, schemas);
       await settle(b.target.servers, `${repeat.name} (B)`);
+      // The payments a case's set-up made and its windows read (payment/status) stay Pending, so no
+      // finish retires them; once their collections are done, their reconciliation is held off instead.
+      await Promise.all([holdReconciler(a.target.ctx.database), holdReconciler(b.target.ctx.database)]);
       const measured = await measureWindow(benchCase, prepared, twin.target, settings, signer, expected);
       windows[side].push(measured.load);
       signSeconds += measured.signSeconds;
@@ -797,9 +805,9 @@ async function runStore(store: StoreKind, settings: Settings, signer: RequestSig
       await settle(servers, benchCase.name, [ctx.database.pgSchema]);
       // A floor case's profile is the floor server's, not the service's.
       const target = benchCase.server === 'floor' ? { ...main, profiler: floorProfiler } : main;
-      // A custom case on the run's service (webhook dispatch) gets the no-op's windows around it too: its
-      // target is a rate of its own, not a ratio, so they only show what the machine did in its minutes.
-      const around = bracketed(benchCase) || (benchCase.custom !== undefined && benchCase.server === 'service');
+      // A custom case may ask for the no-op's windows around it too (webhook dispatch): its target is a
+      // rate of its own, not a ratio, so they only show what the machine did in its minutes.
+      const around = bracketed(benchCase) || benchCase.noopAround === true;
       return (await runCase(benchCase, target, settings, signer, expectedOf(benchCase), noopFigures, around ? nearNoop : undefined)).result;
     };
     for (const benchCase of selected) {

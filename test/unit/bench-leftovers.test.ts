@@ -1,7 +1,7 @@
 // The bench's clean-up between cases (bench/leftovers.ts) on a real service's store, SQLite or
 // PostgreSQL as the run chooses: it ends only Pending payments, as expired ones, and moves no money.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { retirePendingPayments } from '../../bench/leftovers.js';
+import { holdReconciler, retirePendingPayments } from '../../bench/leftovers.js';
 import { initiateBody } from '../payments/api-helpers.js';
 import { startTestServer, type TestMerchant, type TestServer } from '../helpers/server.js';
 
@@ -43,5 +43,26 @@ describe('retirePendingPayments', () => {
     expect([await statusOf(paid), await statusOf(declined)]).toEqual(['Success', 'Failed']);
     expect((await merchant.client.balance({ currency: 'INR' })).data).toEqual(before);
     expect(await retirePendingPayments(where)).toBe(0);
+  });
+});
+
+describe('holdReconciler', () => {
+  it('takes the reconciliation time off the Pending payments alone, leaving their status, and finds nothing the second time', async () => {
+    const pending = [await pay(), await pay()];
+    const paid = await pay('Success');
+    const db = server.services.store.db;
+    const refs = [...pending, paid];
+    // As the collection job leaves them once each collection is ready.
+    await db.updateTable('payments').set({ reconcile_at_ms: 1_234n }).where('transaction_ref', 'in', refs).execute();
+    const { databaseUrl, databaseSchema, sqliteFile } = server.database;
+    const where = { sqliteFile: databaseUrl ? null : sqliteFile, pgSchema: databaseUrl ? databaseSchema : null };
+
+    expect(await holdReconciler(where)).toBe(2);
+
+    const rows = await db.selectFrom('payments').select(['transaction_ref', 'status', 'reconcile_at_ms']).where('transaction_ref', 'in', refs).execute();
+    const byRef = new Map(rows.map((row) => [row.transaction_ref, row]));
+    for (const ref of pending) expect(byRef.get(ref)).toMatchObject({ status: 'Pending', reconcile_at_ms: null });
+    expect(byRef.get(paid)).toMatchObject({ status: 'Success', reconcile_at_ms: 1_234n });
+    expect(await holdReconciler(where)).toBe(0);
   });
 });
