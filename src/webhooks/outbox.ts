@@ -24,6 +24,12 @@ export interface EnqueueWebhookInput {
 
 export const newEventId = (): string => `evt_${newId().replace(/-/g, '')}`;
 
+/** The Unix time in ms an event id (newEventId: `evt_` + UUID v7 hex) was made at; null for an id of another form. */
+export function eventIdTimeMs(id: string): number | null {
+  const match = /^evt_([0-9a-f]{12})7[0-9a-f]{3}[89ab][0-9a-f]{15}$/.exec(id);
+  return match ? Number.parseInt(match[1]!, 16) : null;
+}
+
 const KIND_OF_TYPE: Readonly<Record<WebhookEventType, WebhookResourceKind>> = {
   'payment.succeeded': 'payment',
   'payment.failed': 'payment',

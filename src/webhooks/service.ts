@@ -5,7 +5,7 @@ import { isoFromMs, type Clock } from '../core/clock.js';
 import { recordAudit } from '../audit/audit-log.js';
 import { AppError, notFound } from '../core/errors.js';
 import type { Db, Executor } from '../store/schema.js';
-import { merchantDefaultUrl } from './outbox.js';
+import { eventIdTimeMs, merchantDefaultUrl } from './outbox.js';
 import { ServiceKeyring, type PublicServiceKey, type ServiceKey } from './signer.js';
 import type { WebhookEventStatus, WebhookEventType, WebhookEventsTable, WebhookResourceKind } from './webhook-rows.js';
 
@@ -231,12 +231,7 @@ export class WebhookService {
    * no time is not found.
    */
   private async pagePosition(id: string, merchantId: string | null): Promise<Pick<WebhookEventsTable, 'created_at_ms' | 'id'>> {
-    const row = await this.db
-      .selectFrom('webhook_events')
-      .select(['created_at_ms', 'id'])
-      .where('id', '=', id)
-      .$if(merchantId !== null, (qb) => qb.where('merchant_id', '=', merchantId!))
-      .executeTakeFirst();
+    const row = await eventOf(this.db, id, merchantId).select(['created_at_ms', 'id']).executeTakeFirst();
     if (row) return row;
     const madeAtMs = eventIdTimeMs(id);
     if (madeAtMs === null) throw eventNotFound(id, merchantId);
@@ -244,22 +239,18 @@ export class WebhookService {
   }
 
   private async findEvent(id: string, merchantId: string | null, db: Executor = this.db): Promise<WebhookEventsTable> {
-    const row = await db
-      .selectFrom('webhook_events')
-      .selectAll()
-      .where('id', '=', id)
-      .$if(merchantId !== null, (qb) => qb.where('merchant_id', '=', merchantId!))
-      .executeTakeFirst();
+    const row = await eventOf(db, id, merchantId).selectAll().executeTakeFirst();
     if (!row) throw eventNotFound(id, merchantId);
     return row;
   }
 }
 
-/** The Unix time in ms an event id (`evt_` + UUID v7 hex, outbox.ts newEventId) was made at; null for an id of another form. */
-export function eventIdTimeMs(id: string): number | null {
-  const match = /^evt_([0-9a-f]{12})7[0-9a-f]{3}[89ab][0-9a-f]{15}$/.exec(id);
-  return match ? Number.parseInt(match[1]!, 16) : null;
-}
+/** Event `id`, if it is `merchantId`'s (any merchant's when null): the one place a lookup by id is scoped to its merchant. */
+const eventOf = (db: Executor, id: string, merchantId: string | null) =>
+  db
+    .selectFrom('webhook_events')
+    .where('id', '=', id)
+    .$if(merchantId !== null, (qb) => qb.where('merchant_id', '=', merchantId!));
 
 const eventNotFound = (id: string, merchantId: string | null): AppError =>
   merchantId === null ? new AppError('NOT_FOUND', `No webhook event ${id}.`) : notFound('webhook event');

@@ -5,8 +5,7 @@
 // still not found.
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newEventId } from '../../src/webhooks/outbox.js';
-import { eventIdTimeMs } from '../../src/webhooks/service.js';
+import { eventIdTimeMs, newEventId } from '../../src/webhooks/outbox.js';
 import { paidPayment } from '../payments/api-helpers.js';
 import { startTestServer, type TestMerchant, type TestServer } from '../helpers/server.js';
 

@@ -9,14 +9,13 @@ import { PayoutBatchStatus } from './payout-batch.js';
 import { Text } from '../../http/text.js';
 import { Nullable, ref, shared, StringEnum } from './shared.js';
 
-export const EventIdField = Text({ minLength: 1, maxLength: 64, pattern: '^evt_[0-9a-f]{32}$', examples: ['evt_019a8f3c5d2e7b4c8a1f6e0d9c8b7a65'] });
+const EVENT_ID = { minLength: 1, maxLength: 64, pattern: '^evt_[0-9a-f]{32}$', examples: ['evt_019a8f3c5d2e7b4c8a1f6e0d9c8b7a65'] };
+
+export const EventIdField = Text(EVENT_ID);
 
 /** A list's `before`: an event id taken as the point in time it carries (WebhookService.pagePosition). */
 export const EventCursorField = Text({
-  minLength: 1,
-  maxLength: 64,
-  pattern: '^evt_[0-9a-f]{32}$',
-  examples: ['evt_019a8f3c5d2e7b4c8a1f6e0d9c8b7a65'],
+  ...EVENT_ID,
   description: "Only events older than this one: the page before's nextBefore. An event deleted since (retention) still places the page, by the time its id carries.",
 });
 
