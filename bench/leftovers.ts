@@ -26,13 +26,18 @@ const RETIRE_SQL = `UPDATE payments SET status = 'Expired', reconcile_at_ms = NU
  */
 const HOLD_RECONCILER_SQL = `UPDATE payments SET reconcile_at_ms = NULL WHERE status = 'Pending' AND expires_at_ms IS NOT NULL AND reconcile_at_ms IS NOT NULL`;
 
-/** Runs one of the statements above on the service's store, straight (not through the service); answers the rows changed. */
+/**
+ * Runs one of the statements above on the service's store, straight (not through the service), with
+ * `$1`, `$2` ... taking `parameters` in order; answers the rows changed.
+ */
 async function runOnStore(database: BenchContext['database'], statement: string, parameters: readonly number[]): Promise<number> {
   if (database.sqliteFile) {
     const db = new SQLite(database.sqliteFile);
     try {
       db.pragma('busy_timeout = 30000');
-      return db.prepare(statement.replaceAll(/\$\d/g, '?')).run(...parameters).changes;
+      // SQLite's `?` binds in order of appearance: `$n` becomes `?` with the n-th value, once per use.
+      const inOrder = [...statement.matchAll(/\$(\d)/g)].map((use) => parameters[Number(use[1]) - 1]);
+      return db.prepare(statement.replaceAll(/\$\d/g, '?')).run(...inOrder).changes;
     } finally {
       db.close();
     }
@@ -51,8 +56,7 @@ async function runOnStore(database: BenchContext['database'], statement: string,
 
 /** Marks every Pending payment of the store Expired, completed now; answers how many. */
 export function retirePendingPayments(database: BenchContext['database'], nowMs = Date.now()): Promise<number> {
-  // SQLite takes `?` in order: the statement's one parameter twice.
-  return database.sqliteFile ? runOnStore(database, RETIRE_SQL, [nowMs, nowMs]) : runOnStore(database, RETIRE_SQL, [nowMs]);
+  return runOnStore(database, RETIRE_SQL, [nowMs]);
 }
 
 /** Takes the reconciler's next question off every Pending payment (HOLD_RECONCILER_SQL); answers how many. */

@@ -140,21 +140,20 @@ export interface NoopFigures {
   readonly cpuUsPerRequest: number | null;
 }
 
+/** The no-op server's CPU a request in a window (or windows combined), when it was measured. */
+const noopCpuUsOf = (load: LoadResult): number | null => {
+  const ms = load.cpu?.processMs.noop;
+  return ms !== undefined && load.requests > 0 ? (ms * 1000) / load.requests : null;
+};
+
 /**
  * The no-op's two windows around a case (bench/run.ts, NEAR_NOOP) as one divisor: their requests over
  * their seconds, so a machine that sped up or slowed down during the case is met halfway.
  */
 export function noopAround(before: LoadResult, after: LoadResult): NoopFigures {
   const both = combineLoads([before, after]);
-  const cpuMs = both.cpu?.processMs.noop;
-  return { rps: both.rps, cpuUsPerRequest: cpuMs !== undefined && both.requests > 0 ? (cpuMs * 1000) / both.requests : null };
+  return { rps: both.rps, cpuUsPerRequest: noopCpuUsOf(both) };
 }
-
-/** The no-op server's CPU a request in one window, when the window measured it. */
-const noopCpuUsOf = (load: LoadResult): number | null => {
-  const ms = load.cpu?.processMs.noop;
-  return ms !== undefined && load.requests > 0 ? (ms * 1000) / load.requests : null;
-};
 
 /**
  * Notes for a case judged by a rate of its own (webhook dispatch's deliveries a second), not by a ratio:
