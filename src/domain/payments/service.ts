@@ -21,6 +21,7 @@ import { returnLatePayment } from './late-payments.js';
 import { monotonicMs, sleep } from '../../core/clock.js';
 import { paymentJobs, type PaymentJobs } from './payment-jobs.js';
 import {
+  CLAIM_LEASE_MS,
   EXPIRY_CONFIRM_GRACE_MS,
   IN_FLIGHT_POLL_INTERVAL_MS,
   PAYMENT_TTL_MS,
@@ -44,6 +45,7 @@ import { buildDraft, requestHash, requirePayinMethod, type InitiateRequest } fro
 import { oneReference, requireCurrency, type RecordQuery } from '../request-rules.js';
 import { Reconciler } from './reconciler.js';
 import type { PaymentsTable } from './payment-rows.js';
+import type { ReservedSlot } from '../../core/pooled-job.js';
 import { AMOUNT_MISMATCH, failureReasonOf } from '../failure-reasons.js';
 import { markExpired, markFailed, markSucceeded, recordLatePayment } from './transitions.js';
 
@@ -104,7 +106,9 @@ export class PaymentService implements CheckoutSource {
   /**
    * Creates a payment, or answers the original one when the merchant repeats the same request
    * under the same merchantRef. The row (with its checkout token) is all that is written; the
-   * collection is asked for in the background.
+   * collection is asked for in the background: by this process's collection job straight after the
+   * commit when one of its slots is free (the row is written with the job's lease and its first
+   * attempt counted, as the job's claim would write them), else by the job's next claim.
    */
   async initiate(merchant: Merchant, request: InitiateRequest): Promise<InitiateResult> {
     const currency = requireCurrency(request.currency);
@@ -115,7 +119,9 @@ export class PaymentService implements CheckoutSource {
     const feeMinor = await this.deps.fees.feeFor(merchant.id, currency, method.method, 'payin', draft.amountMinor);
     const channel = this.deps.channels.channelFor(merchant, currency, method.method);
     const token = newCheckoutToken();
+    const slot = this.jobs.collections.reserveSlot();
     const nowMs = BigInt(this.deps.clock.nowMs());
+    const leaseUntilMs = slot ? nowMs + BigInt(CLAIM_LEASE_MS) : null;
     const row: PaymentsTable = {
       transaction_ref: newId(),
       merchant_id: merchant.id,
@@ -139,9 +145,9 @@ export class PaymentService implements CheckoutSource {
       upstream_ref: null,
       collection_json: null,
       collection_state: 'requested',
-      collection_attempts: 0n,
+      collection_attempts: slot ? 1n : 0n,
       collection_next_at_ms: nowMs,
-      collection_lease_until_ms: null,
+      collection_lease_until_ms: leaseUntilMs,
       reconcile_at_ms: null,
       refund_state: null,
       refund_ref: null,
@@ -154,7 +160,15 @@ export class PaymentService implements CheckoutSource {
       completed_at_ms: null,
       refunded_at_ms: null,
     };
-    if (await this.intake.insertIfNew(row)) return initiateResult(row, this.checkoutUrlOf(token));
+    let inserted: boolean;
+    try {
+      inserted = await this.intake.insertIfNew(row);
+    } catch (error) {
+      slot?.release();
+      throw error;
+    }
+    if (slot) this.handOverCollection(slot, inserted, row);
+    if (inserted) return initiateResult(row, this.checkoutUrlOf(token));
     const original = await findForMerchant(this.deps.db, merchant.id, { merchantRef: draft.merchantRef });
     if (!original) throw new Error(`payments: merchantRef ${draft.merchantRef} conflicted but cannot be read`);
     if (original.request_hash !== hash) {
@@ -260,6 +274,20 @@ export class PaymentService implements CheckoutSource {
   }
 
   // Background work: the jobs of payment-jobs.ts, which the worker runs.
+
+  /**
+   * Starts the collection of a payment its intake wrote with the job's lease, in the slot reserved for
+   * it, or gives the slot back: when no row was written (a repeated merchantRef), and when the intake
+   * took half the lease or more, which it leaves to the claims once the lease has run out (asking the
+   * channel twice is harmless, but it never runs beside another worker's ask).
+   */
+  private handOverCollection(slot: ReservedSlot<PaymentsTable>, inserted: boolean, row: PaymentsTable): void {
+    const leaseUntilMs = row.collection_lease_until_ms;
+    const inTime = leaseUntilMs !== null && BigInt(this.deps.clock.nowMs()) <= leaseUntilMs - BigInt(CLAIM_LEASE_MS / 2);
+    // askForCollection takes the row as read before its claim, which counted the attempt it makes.
+    if (inserted && inTime) slot.start({ ...row, collection_attempts: row.collection_attempts - 1n });
+    else slot.release();
+  }
 
   /** One step of the collection job, waited for: asks channels for the collections due, as far as slots are free. */
   requestDueCollections(): Promise<number> {
