@@ -2,12 +2,13 @@
 // straight from its intake: the row is written with the job's lease and its first attempt counted, as
 // the job's claim would write them, and the channel is asked once the row is committed, with no claim
 // (and no wait for the job's next run) in between. Driven by hand (no background worker): the job
-// counts as running here after one run of its own.
+// counts as running here after one run of its own, so the first test must run before the second.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestMerchant, type TestServer } from '../helpers/server.js';
 import { collectionReady, initiateBody, jobsOf, pause } from './api-helpers.js';
-import { CLAIM_LEASE_MS } from '../../src/domain/payments/payment-limits.js';
-import type { Channel } from '../../src/connectors/channel.js';
+import { CLAIM_LEASE_MS, collectionRetryDelayMs } from '../../src/domain/payments/payment-limits.js';
+import { PaymentIntakeBatch } from '../../src/domain/payments/intake-batch.js';
+import { UpstreamUnavailableError, type Channel } from '../../src/connectors/channel.js';
 
 let server: TestServer;
 let shop: TestMerchant;
@@ -82,7 +83,7 @@ describe('collections handed to the collection job by the payment intake', () =>
     expect(await page.text()).toContain('aria-label="UPI QR code for this payment"');
   });
 
-  it('gives the slot back when nothing new was written: repeats and conflicts leave every slot free', async () => {
+  it('gives the slot back when nothing new was written: repeats, conflicts and failed inserts leave every slot free', async () => {
     const body = initiateBody('INR', 'NATIVE');
     const first = (await shop.client.paymentInitiate(body)).data.transactionRef;
     await readyWithoutClaims(first);
@@ -94,6 +95,13 @@ describe('collections handed to the collection job by the payment intake', () =>
       expect(conflict.message).toBe('DUPLICATE_MERCHANT_REF');
     }
     expect(asks.get(first)).toBe(1);
+    // Inserts that fail (the store refusing the statement): each request answers 500, and gives its slot back.
+    const failing = vi.spyOn(PaymentIntakeBatch.prototype, 'insertIfNew').mockRejectedValue(new Error('disk I/O error'));
+    try {
+      for (let i = 0; i < 20; i += 1) expect((await shop.client.paymentInitiate(initiateBody('INR', 'NATIVE'))).code).toBe('500');
+    } finally {
+      failing.mockRestore();
+    }
     const refs = await Promise.all(Array.from({ length: 16 }, () => initiate()));
     for (const ref of refs) await readyWithoutClaims(ref);
     for (const ref of refs) expect(asks.get(ref)).toBe(1);
@@ -109,12 +117,16 @@ describe('collections handed to the collection job by the payment intake', () =>
       reserved();
       return slot;
     });
-    const answer = shop.client.paymentInitiate(initiateBody('INR', 'NATIVE'));
-    // The lease is set as the slot is reserved, before the row is written: half of it passes first.
-    await reservedNow;
-    server.clock.advance(CLAIM_LEASE_MS / 2 + 1);
-    const ref = (await answer).data.transactionRef;
-    reserve.mockRestore();
+    let ref: string;
+    try {
+      const answer = shop.client.paymentInitiate(initiateBody('INR', 'NATIVE'));
+      // The lease is set as the slot is reserved, before the row is written: half of it passes first.
+      await reservedNow;
+      server.clock.advance(CLAIM_LEASE_MS / 2 + 1);
+      ref = (await answer).data.transactionRef;
+    } finally {
+      reserve.mockRestore();
+    }
     const row = await rowOf(ref);
     expect(row.collection_attempts).toBe(1n);
     expect(row.collection_lease_until_ms).not.toBeNull();
@@ -132,9 +144,13 @@ describe('collections handed to the collection job by the payment intake', () =>
   it('a crash between the commit and the ask: the lease runs out and the job asks once', async () => {
     // The process "dies" after the intake committed the leased row, before the slot started it.
     const reserve = vi.spyOn(job(), 'reserveSlot').mockImplementationOnce(() => ({ start: () => undefined, release: () => undefined }));
-    const ref = await initiate();
-    expect(reserve).toHaveBeenCalledTimes(1);
-    reserve.mockRestore();
+    let ref: string;
+    try {
+      ref = await initiate();
+      expect(reserve).toHaveBeenCalledTimes(1);
+    } finally {
+      reserve.mockRestore();
+    }
     const row = await rowOf(ref);
     expect(row.collection_state).toBe('requested');
     expect(row.collection_attempts).toBe(1n);
@@ -151,7 +167,6 @@ describe('collections handed to the collection job by the payment intake', () =>
   it('a channel that does not answer: the handed-over collection is retried by the claims after its backoff', async () => {
     const ask = vi.mocked(channel.createCollection);
     const real = ask.getMockImplementation()!;
-    const { UpstreamUnavailableError } = await import('../../src/connectors/channel.js');
     ask.mockImplementationOnce(async (request) => {
       asks.set(request.transactionRef, (asks.get(request.transactionRef) ?? 0) + 1);
       throw new UpstreamUnavailableError('the channel timed out');
@@ -161,9 +176,11 @@ describe('collections handed to the collection job by the payment intake', () =>
     const row = await rowOf(ref);
     expect(asks.get(ref)).toBe(1);
     expect(row.collection_state).toBe('requested');
-    // The lease given back, due again after the first attempt's backoff.
+    // The lease given back, due again after the first attempt's backoff (the intake's attempt counted once, not twice).
     expect(row.collection_lease_until_ms).toBeNull();
-    expect(row.collection_next_at_ms).toBeGreaterThan(row.created_at_ms);
+    const wait = Number(row.collection_next_at_ms - row.created_at_ms);
+    expect(wait).toBeGreaterThanOrEqual(collectionRetryDelayMs(1));
+    expect(wait).toBeLessThan(collectionRetryDelayMs(2));
     ask.mockImplementation(real);
     server.clock.advance(Number(row.collection_next_at_ms - row.created_at_ms) + 1);
     expect(await server.services.payments.requestDueCollections()).toBe(1);

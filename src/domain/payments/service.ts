@@ -119,9 +119,7 @@ export class PaymentService implements CheckoutSource {
     const feeMinor = await this.deps.fees.feeFor(merchant.id, currency, method.method, 'payin', draft.amountMinor);
     const channel = this.deps.channels.channelFor(merchant, currency, method.method);
     const token = newCheckoutToken();
-    const slot = this.jobs.collections.reserveSlot();
     const nowMs = BigInt(this.deps.clock.nowMs());
-    const leaseUntilMs = slot ? nowMs + BigInt(CLAIM_LEASE_MS) : null;
     const row: PaymentsTable = {
       transaction_ref: newId(),
       merchant_id: merchant.id,
@@ -145,9 +143,9 @@ export class PaymentService implements CheckoutSource {
       upstream_ref: null,
       collection_json: null,
       collection_state: 'requested',
-      collection_attempts: slot ? 1n : 0n,
+      collection_attempts: 0n,
       collection_next_at_ms: nowMs,
-      collection_lease_until_ms: leaseUntilMs,
+      collection_lease_until_ms: null,
       reconcile_at_ms: null,
       refund_state: null,
       refund_ref: null,
@@ -160,6 +158,12 @@ export class PaymentService implements CheckoutSource {
       completed_at_ms: null,
       refunded_at_ms: null,
     };
+    // Reserved only now, with nothing left to throw before the try: a slot never started nor released is lost to the job.
+    const slot = this.jobs.collections.reserveSlot();
+    if (slot) {
+      row.collection_attempts = 1n;
+      row.collection_lease_until_ms = nowMs + BigInt(CLAIM_LEASE_MS);
+    }
     let inserted: boolean;
     try {
       inserted = await this.intake.insertIfNew(row);
@@ -283,7 +287,7 @@ export class PaymentService implements CheckoutSource {
    */
   private handOverCollection(slot: ReservedSlot<PaymentsTable>, inserted: boolean, row: PaymentsTable): void {
     const leaseUntilMs = row.collection_lease_until_ms;
-    const inTime = leaseUntilMs !== null && BigInt(this.deps.clock.nowMs()) <= leaseUntilMs - BigInt(CLAIM_LEASE_MS / 2);
+    const inTime = leaseUntilMs !== null && this.deps.clock.nowMs() <= Number(leaseUntilMs) - CLAIM_LEASE_MS / 2;
     // askForCollection takes the row as read before its claim, which counted the attempt it makes.
     if (inserted && inTime) slot.start({ ...row, collection_attempts: row.collection_attempts - 1n });
     else slot.release();
