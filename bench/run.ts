@@ -28,6 +28,7 @@ import { answeredCleanly, judgeByFloors, OUT_OF_REACH } from './floor-verdict.js
 import { CONTRACT_NOOP_CPU_US, formatTable, machineNotes, MEMORY_TARGET_MIB, RESULTS_DIR, previousRates, verdictOf, writeResult, type CaseResult, type StoreResult } from './report.js';
 import { cleanupAll, freePort, killAll, postgresReachable, startFloorServer, startNoopServer, startService, vacuumWithoutAutovacuum, type BenchServer, type RunningProcess, type RunningService, type StoreKind } from './service.js';
 import { apiPath, RequestSigner, type RequestTemplate } from './signing.js';
+import { listSize, retryRate } from './list-size.js';
 
 interface Settings {
   readonly stores: StoreKind[];
@@ -211,13 +212,6 @@ async function allInNote(servers: Servers, load: LoadResult, store: StoreKind, s
 
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 
-/** How many requests to pre-sign: enough for warm-up + window at the expected rate, with a margin. */
-function listSize(settings: Settings, expectedRps: number): number {
-  const seconds = settings.warmupSeconds + settings.durationSeconds;
-  const size = Math.ceil(expectedRps * seconds * 1.3) + 4 * settings.connections;
-  return Math.min(settings.maxRequests, Math.max(1000, size));
-}
-
 /** The no-op gets requests of the signed requests' shape (headers included), unsigned and repeatable. */
 function unsignedRequests(templates: RequestTemplate[]): PreparedRequest[] {
   const fakeSignature = Buffer.alloc(256, 7).toString('base64');
@@ -308,7 +302,7 @@ async function measureSigned(
     const load = await measure(requests);
     if (!load.exhausted || load.seconds >= 0.6 * settings.durationSeconds || attempt >= 2) return { load, signSeconds, nextIndex: next };
     log(`  ${benchCase.name}: the list ran out ${load.seconds.toFixed(1)} s into the window (${Math.round(load.rps)} req/s); measuring again`);
-    expected = Math.max(load.rps, 2 * expected);
+    expected = retryRate(load.rps, load.seconds, expected, count, settings.warmupSeconds);
   }
 }
 
@@ -667,6 +661,8 @@ async function runPaired(
   settings: Settings,
   signer: RequestSigner,
   noop: NoopFigures | null,
+  /** The base case's expected rate (expectedOf), for when it did not run on the run's service (`--case @1M`). */
+  baseExpectedRps: number,
 ): Promise<CaseResult> {
   try {
     let onA = a.prepared.get(baseCase.name);
@@ -676,7 +672,7 @@ async function runPaired(
     }
     const onB: Prepared = { requestAt: await repeat.prepare!(b.target.ctx), nextIndex: 0 };
     // Sizes the pre-signed lists: the base case's rate on the run's service, then the fastest window so far.
-    let expected = earlier?.load?.rps ?? 0;
+    let expected = earlier?.load?.rps ?? baseExpectedRps;
     const windows = { a: [] as LoadResult[], b: [] as LoadResult[] };
     let signSeconds = 0;
     const windowOn = async (twin: Twin, benchCase: BenchCase, prepared: Prepared, side: 'a' | 'b'): Promise<void> => {
@@ -831,7 +827,7 @@ async function runStore(store: StoreKind, settings: Settings, signer: RequestSig
           result = errorResult(benchCase, new Error(`no base case ${benchCase.baseline} to compare with`));
         } else if (baseCase) {
           const earlier = results.find((r) => r.name === baseCase.name);
-          result = await runPaired(benchCase, baseCase, earlier, twins.small, twins.big, settings, signer, noopFigures);
+          result = await runPaired(benchCase, baseCase, earlier, twins.small, twins.big, settings, signer, noopFigures, expectedOf(baseCase));
         } else {
           await settle(twins.big.target.servers, benchCase.name, [twins.big.target.ctx.database.pgSchema]);
           result = (await runCase(benchCase, twins.big.target, settings, signer, expectedOf(benchCase), noopFigures)).result;
