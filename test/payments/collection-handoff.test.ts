@@ -5,6 +5,7 @@
 // counts as running here after one run of its own, so the first test must run before the second.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestMerchant, type TestServer } from '../helpers/server.js';
+import { dropNextSlot, watchNextReservation } from '../helpers/pooled-job.js';
 import { collectionReady, initiateBody, jobsOf, pause } from './api-helpers.js';
 import { CLAIM_LEASE_MS, collectionRetryDelayMs } from '../../src/domain/payments/payment-limits.js';
 import { PaymentIntakeBatch } from '../../src/domain/payments/intake-batch.js';
@@ -109,23 +110,16 @@ describe('collections handed to the collection job by the payment intake', () =>
   });
 
   it('an intake that used half its lease leaves the collection to the claims', async () => {
-    const real = job().reserveSlot.bind(job());
-    let reserved = (): void => undefined;
-    const reservedNow = new Promise<void>((resolve) => (reserved = resolve));
-    const reserve = vi.spyOn(job(), 'reserveSlot').mockImplementationOnce(() => {
-      const slot = real();
-      reserved();
-      return slot;
-    });
+    const reservation = watchNextReservation(job());
     let ref: string;
     try {
       const answer = shop.client.paymentInitiate(initiateBody('INR', 'NATIVE'));
       // The lease is set as the slot is reserved, before the row is written: half of it passes first.
-      await reservedNow;
+      await reservation.reserved;
       server.clock.advance(CLAIM_LEASE_MS / 2 + 1);
       ref = (await answer).data.transactionRef;
     } finally {
-      reserve.mockRestore();
+      reservation.restore();
     }
     const row = await rowOf(ref);
     expect(row.collection_attempts).toBe(1n);
@@ -143,7 +137,7 @@ describe('collections handed to the collection job by the payment intake', () =>
 
   it('a crash between the commit and the ask: the lease runs out and the job asks once', async () => {
     // The process "dies" after the intake committed the leased row, before the slot started it.
-    const reserve = vi.spyOn(job(), 'reserveSlot').mockImplementationOnce(() => ({ start: () => undefined, release: () => undefined }));
+    const reserve = dropNextSlot(job());
     let ref: string;
     try {
       ref = await initiate();

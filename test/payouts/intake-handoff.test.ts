@@ -2,8 +2,9 @@
 // intake: the row is written with the job's lease and its first submission counted, as the job's claim
 // would write them, and is sent once committed. Driven by hand (no background worker): the job counts
 // as running here after one run of its own, and no claim runs after the intake unless the test asks.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestMerchant, type TestServer } from '../helpers/server.js';
+import { dropNextSlot, watchNextReservation } from '../helpers/pooled-job.js';
 import { fund, payoutBody, payoutRow, stats, until } from './helpers.js';
 import { PAYOUT_LEASE_MS } from '../../src/domain/payouts/payout-limits.js';
 import { pause } from '../payments/api-helpers.js';
@@ -71,20 +72,13 @@ describe('payouts handed to the submission job by their intake', () => {
   });
 
   it('an intake that used half its lease leaves the payout to the claims, which ask the bank first', async () => {
-    const real = job().reserveSlot.bind(job());
-    let reserved = (): void => undefined;
-    const reservedNow = new Promise<void>((resolve) => (reserved = resolve));
-    const reserve = vi.spyOn(job(), 'reserveSlot').mockImplementationOnce(() => {
-      const slot = real();
-      reserved();
-      return slot;
-    });
+    const reservation = watchNextReservation(job());
     const answer = shop.client.payoutInitiate(payoutBody('INR', 'UPI'));
     // The lease is set as the slot is reserved, before the row is written: half of it passes first.
-    await reservedNow;
+    await reservation.reserved;
     server.clock.advance(PAYOUT_LEASE_MS / 2 + 1);
     const ref = (await answer).data.transactionRef;
-    reserve.mockRestore();
+    reservation.restore();
     const row = await rowOf(ref);
     expect(row.submit_attempts).toBe(1n);
     expect(row.locked_until_ms).not.toBeNull();
@@ -98,7 +92,7 @@ describe('payouts handed to the submission job by their intake', () => {
 
   it('a crash between the commit and the send: the lease runs out, the job asks the bank and submits once', async () => {
     // The process "dies" after the intake committed the leased row, before the slot started it.
-    const reserve = vi.spyOn(job(), 'reserveSlot').mockImplementationOnce(() => ({ start: () => undefined, release: () => undefined }));
+    const reserve = dropNextSlot(job());
     const ref = (await shop.client.payoutInitiate(payoutBody('INR', 'UPI'))).data.transactionRef;
     expect(reserve).toHaveBeenCalledTimes(1);
     reserve.mockRestore();
