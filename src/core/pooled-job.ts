@@ -21,6 +21,16 @@ export interface PooledJobSpec<T> {
 }
 
 /**
+ * Whether a row its intake wrote with a lease of `leaseMs` until `leaseUntilMs` may still be started
+ * from the intake's reserved slot: only while half the lease or more is left, so the call ends well
+ * inside it. A slower intake (waiting for locks, say) gives the slot back and leaves the row to the
+ * claims, which take it once the lease has run out, never beside a call of this one.
+ */
+export function halfLeaseLeft(nowMs: number, leaseUntilMs: bigint, leaseMs: number): boolean {
+  return BigInt(nowMs) <= leaseUntilMs - BigInt(Math.floor(leaseMs / 2));
+}
+
+/**
  * A slot kept for a row its caller claims itself, in its own transaction (reserveSlot). Exactly one of
  * the two is called: `start` once the claim has committed, `release` when it did not claim the row.
  */

@@ -45,7 +45,7 @@ import { buildDraft, requestHash, requirePayinMethod, type InitiateRequest } fro
 import { oneReference, requireCurrency, type RecordQuery } from '../request-rules.js';
 import { Reconciler } from './reconciler.js';
 import type { PaymentsTable } from './payment-rows.js';
-import type { ReservedSlot } from '../../core/pooled-job.js';
+import { halfLeaseLeft, type ReservedSlot } from '../../core/pooled-job.js';
 import { AMOUNT_MISMATCH, failureReasonOf } from '../failure-reasons.js';
 import { markExpired, markFailed, markSucceeded, recordLatePayment } from './transitions.js';
 
@@ -282,12 +282,11 @@ export class PaymentService implements CheckoutSource {
   /**
    * Starts the collection of a payment its intake wrote with the job's lease, in the slot reserved for
    * it, or gives the slot back: when no row was written (a repeated merchantRef), and when the intake
-   * took half the lease or more, which it leaves to the claims once the lease has run out (asking the
-   * channel twice is harmless, but it never runs beside another worker's ask).
+   * took half the lease or more (halfLeaseLeft), which it leaves to the claims once the lease has run out.
    */
   private handOverCollection(slot: ReservedSlot<PaymentsTable>, inserted: boolean, row: PaymentsTable): void {
     const leaseUntilMs = row.collection_lease_until_ms;
-    const inTime = leaseUntilMs !== null && this.deps.clock.nowMs() <= Number(leaseUntilMs) - CLAIM_LEASE_MS / 2;
+    const inTime = leaseUntilMs !== null && halfLeaseLeft(this.deps.clock.nowMs(), leaseUntilMs, CLAIM_LEASE_MS);
     // askForCollection takes the row as read before its claim, which counted the attempt it makes.
     if (inserted && inTime) slot.start({ ...row, collection_attempts: row.collection_attempts - 1n });
     else slot.release();

@@ -5,7 +5,7 @@ import { AppError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { Currency, Minor } from '../../core/money.js';
 import type { ManyRecordReservation, Reservation } from '../../ledger/service.js';
-import type { PooledJob } from '../../core/pooled-job.js';
+import { halfLeaseLeft, type PooledJob } from '../../core/pooled-job.js';
 import { isPostgres, type Database, type Executor } from '../../store/schema.js';
 import { refusedUnwritten, unitKeys, writeGroupOf, type BatchKind, type UnitScope } from '../../store/write-group.js';
 import type { Merchant } from '../../merchants/merchant-service.js';
@@ -81,11 +81,10 @@ export async function acceptPayout(
   }
   if (slot) {
     const { row, fresh } = accepted;
-    // Sent from here only while half its lease or more is left (a channel's deadline is well inside
-    // that): an intake slow enough to use more, waiting for locks say, leaves the row to the claims,
-    // which take it when the lease runs out and ask the bank first, never beside a send of this one.
+    // Sent from here only while half its lease is left; otherwise the claims take it once the lease
+    // has run out and ask the bank first (a channel's deadline is well inside half the lease).
     const ours = fresh && leaseUntilMs !== null && row.locked_until_ms === leaseUntilMs;
-    if (ours && BigInt(ctx.clock.nowMs()) <= leaseUntilMs - BigInt(Math.floor(leaseMs / 2))) slot.start({ ...row, firstAttemptRecorded: true });
+    if (ours && halfLeaseLeft(ctx.clock.nowMs(), leaseUntilMs, leaseMs)) slot.start({ ...row, firstAttemptRecorded: true });
     else slot.release();
   }
   return accepted.row;
