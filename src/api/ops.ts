@@ -1,5 +1,5 @@
 // Operations endpoints: liveness, readiness, Prometheus metrics and the OpenAPI document.
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { Metrics } from '../http/metrics.js';
@@ -13,6 +13,11 @@ interface OpsOptions {
   readonly moreMetrics?: readonly Registry[];
   readonly isClosing: () => boolean;
 }
+
+/** A metric's name as Prometheus spells one. */
+const MetricName = Type.String({ pattern: '^[a-zA-Z_:][a-zA-Z0-9_:]*$', maxLength: 200 });
+/** `?name[]=a&name[]=b`: one name arrives as a string, several as an array; other parameters are ignored. */
+const MetricsQuery = Type.Object({ 'name[]': Type.Optional(Type.Union([MetricName, Type.Array(MetricName, { maxItems: 50 })])) });
 
 const Readiness = Type.Object({ status: Type.String({ examples: ['ready'] }), store: Type.String({ examples: ['sqlite'] }) });
 
@@ -44,15 +49,29 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (app, { store, me
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', store: store.kind });
   });
 
+  const registries = [metrics.registry, ...moreMetrics];
   const metricsSchema = {
     operationId: 'metrics',
     tags: ['ops'],
     summary: 'Prometheus metrics',
+    description:
+      'The whole page, or with `name[]` (repeatable) only the metrics of those names, as the Prometheus Python client does: a ' +
+      'check that wants one figure then costs neither the other metrics\' collection (some read the database) nor their text.',
     produces: ['text/plain'],
+    querystring: MetricsQuery,
     response: { 200: { type: 'string', description: 'Prometheus text exposition format.' } },
   };
-  app.get('/metrics', { schema: metricsSchema }, async (_request, reply) => {
-    const pages = await Promise.all([metrics.registry, ...moreMetrics].map((registry) => registry.metrics()));
+  app.get<{ Querystring: Static<typeof MetricsQuery> }>('/metrics', { schema: metricsSchema }, async (request, reply) => {
+    const wanted = request.query['name[]'];
+    const pages =
+      wanted === undefined
+        ? await Promise.all(registries.map((registry) => registry.metrics()))
+        : await Promise.all(
+            [...new Set([wanted].flat())].flatMap((name) => {
+              const registry = registries.find((r) => r.getSingleMetric(name) !== undefined);
+              return registry === undefined ? [] : [registry.getSingleMetricAsString(name)];
+            }),
+          );
     return reply.type(metrics.registry.contentType).send(pages.join('\n'));
   });
 

@@ -47,6 +47,41 @@ describe('operations endpoints', () => {
     expect(await statements()).toBeGreaterThanOrEqual(before + 2);
   });
 
+  it('answers only the metrics named by name[], without collecting the others (no database reads)', async () => {
+    const scrape = async (query: string): Promise<string> => {
+      const response = await fetch(`${server.baseUrl}/metrics${query}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toContain('text/plain');
+      return response.text();
+    };
+    const statementsIn = (text: string): number => Number(/^paygate_db_statements_total (\d+)$/m.exec(text)?.[1]);
+    const one = '?name[]=paygate_db_statements_total';
+
+    const first = await scrape(one);
+    expect(first.split('\n').filter((line) => line !== '')).toEqual([
+      expect.stringMatching(/^# HELP paygate_db_statements_total /),
+      '# TYPE paygate_db_statements_total counter',
+      expect.stringMatching(/^paygate_db_statements_total \d+$/),
+    ]);
+    // A filtered scrape runs no statement of its own: the count is where it was.
+    expect(statementsIn(await scrape(one))).toBe(statementsIn(first));
+    // The whole page does (the backlogs are counted in the database), and it holds every metric.
+    const whole = await scrape('');
+    expect(whole).toContain('process_resident_memory_bytes');
+    expect(statementsIn(await scrape(one))).toBeGreaterThan(statementsIn(first));
+
+    // Several names, from the service's registry and the connectors' alike; unknown names are left out.
+    const two = await scrape('?name[]=process_resident_memory_bytes&name[]=paygate_webhook_backlog&name[]=no_such_metric');
+    expect(two).toMatch(/^process_resident_memory_bytes \d+$/m);
+    expect(two).toMatch(/^paygate_webhook_backlog \d+$/m);
+    expect(two).not.toContain('paygate_db_statements_total');
+    expect(await scrape('?name[]=no_such_metric')).toBe('');
+
+    const bad = await fetch(`${server.baseUrl}/metrics?name[]=${encodeURIComponent('bad name{}')}`);
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ code: '400', message: 'VALIDATION_FAILED' });
+  });
+
   it('publishes an OpenAPI document generated from the route schemas, and its browser view', async () => {
     const doc = (await (await fetch(`${server.baseUrl}/openapi.json`)).json()) as any;
     expect(doc.openapi).toBe('3.1.0');
