@@ -7,6 +7,7 @@ import vm from 'node:vm';
 import { Pool } from 'undici';
 import { snapshot, usageBetween, type CpuSnapshot, type CpuUsage } from './cpu.js';
 import { latencyOf, newLatencyHistogram, type LatencyMs } from './latency.js';
+import { SliceRecorder, type LatencySlice } from './latency-slices.js';
 
 /** One ready-to-send request: `body` is exactly the text that was signed. */
 export interface PreparedRequest {
@@ -46,6 +47,8 @@ export interface LoadResult {
    * Left out of the JSON results.
    */
   readonly histogram: RecordableHistogram | null;
+  /** The window's answers by the 100 ms slice they arrived in (bench/latency-slices.ts); absent where windows were combined or a case timed itself. */
+  readonly slices?: readonly LatencySlice[];
   /** Responses other than HTTP 200 in the measured window, by `"<status> <message>"`. */
   readonly non200: number;
   readonly non200ByReason: Record<string, number>;
@@ -166,6 +169,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     bodyTimeout: 30_000,
   });
   const histogram = newLatencyHistogram();
+  const slices = new SliceRecorder();
   const non200ByReason: Record<string, number> = {};
   const warmupNon200ByReason: Record<string, number> = {};
   let next = 0;
@@ -217,6 +221,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
           measured++;
           lastResponseAt = endedAt;
           histogram.record(Math.max(1, Math.round((endedAt - startedAt) * 1000)));
+          slices.record(endedAt - measureFrom, endedAt - startedAt);
           if (reason !== null) {
             non200++;
             bump(non200ByReason, reason);
@@ -264,6 +269,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     rps: seconds > 0 ? measured / seconds : 0,
     latencyMs: latencyOf(histogram),
     histogram,
+    slices: slices.slices(),
     non200,
     non200ByReason,
     warmupNon200ByReason,

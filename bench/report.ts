@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CaseTarget } from './cases.js';
 import { missedHalves, verdictCounts } from './floor-verdict.js';
+import { slicesNote } from './latency-slices.js';
 import type { LoadResult } from './load.js';
 import { REPO_ROOT, type StoreKind } from './service.js';
 
@@ -80,7 +81,11 @@ export function verdictOf(target: CaseTarget | null, load: LoadResult, ratio: nu
   if (!target) return { verdict: 'REFERENCE', notes };
   const missed = missedHalves(target, ratio, load.latencyMs.p99);
   if (missed.rate) notes.push(`throughput ${ratio.toFixed(2)} × no-op < ${target.ratio}`);
-  if (missed.p99) notes.push(`p99 ${load.latencyMs.p99.toFixed(1)} ms > ${target.p99Ms} ms`);
+  if (missed.p99) {
+    notes.push(`p99 ${load.latencyMs.p99.toFixed(1)} ms > ${target.p99Ms} ms`);
+    const where = load.slices ? slicesNote(load.slices, target.p99Ms) : null;
+    if (where !== null) notes.push(where);
+  }
   const pass = load.requests > 0 && load.non200 === 0 && load.networkErrors === 0 && !missed.rate && !missed.p99;
   return { verdict: pass ? 'PASS' : 'MISS', notes };
 }
