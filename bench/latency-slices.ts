@@ -1,9 +1,12 @@
 // A window's answers by the 100 ms slice of time in which they arrived. A p99 over its target reads
-// two ways at 50 closed-loop connections: every slice slow (each request waits behind the other 49,
-// so the tail follows the rate: 50 / rate on average), or a few slices much slower than the rest (a
-// stall: a garbage collection, a checkpoint, a burst of background work). The percentiles cannot tell
-// the two apart; the slices can. Recorded as the answers come (three numbers a slice, nothing kept
-// per request), so the load generator does no more work for it.
+// two ways at 50 closed-loop connections: slow answers spread across the window (each request waits
+// behind the other 49, so the tail follows the rate: 50 / rate on average, and short pauses that come
+// once a slice or so look the same), or a few stretches much slower than the rest (a long stall: a
+// checkpoint, a burst of background work). The percentiles cannot tell the two apart; the slices can.
+// Recorded as the answers come (three numbers a slice, nothing kept per request), so the load
+// generator does no more work for it. The first slice holds only requests started in the window, so
+// it leans fast; the last may run past the window's end. A window combined from several (the million
+// repeats, bench/paired.ts) keeps none.
 
 /** The width of a slice. */
 export const SLICE_MS = 100;
@@ -57,11 +60,13 @@ export function slicesNote(slices: readonly LatencySlice[], p99TargetMs: number)
   const means = slices.map((slice) => slice.meanMs).sort((a, b) => a - b);
   const slowest = slices.reduce((worst, slice) => (slice.meanMs > worst.meanMs ? slice : worst));
   const share = over / slices.length;
+  // Half the slices or more: the slow answers are spread across the window, as the queue of 50
+  // connections behind a busy service spreads them (short pauses once a slice or so look the same).
   const reading =
     share >= 0.5
-      ? 'in most of the window, so the rate sets the tail'
+      ? 'spread across the window'
       : share <= 0.1
-        ? 'in a few stalls, while the rest of the window met it'
+        ? 'in a few stretches, while the rest of the window met it'
         : 'in part of the window';
   return (
     `latency by ${SLICE_MS} ms slice: ${over} of ${slices.length} slices had an answer over ${p99TargetMs} ms (${reading}); ` +

@@ -259,7 +259,9 @@ async function statementCount(baseUrl: string): Promise<number | null> {
 /** The service's V8 heap from its /metrics: tells heap growth apart from memory held outside it. */
 async function heapFigures(baseUrl: string): Promise<string> {
   try {
-    const metric = await scrapeMetrics(baseUrl, ['nodejs_heap_size_used_bytes', 'nodejs_heap_size_total_bytes', 'nodejs_external_memory_bytes']);
+    // The total comes first: prom-client reads the process's memory once, in the total's collection, and
+    // sets the used and external figures from it, so asked for before it they would show the last read.
+    const metric = await scrapeMetrics(baseUrl, ['nodejs_heap_size_total_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_external_memory_bytes']);
     const mib = (name: string): string => {
       const value = metric(name);
       return Number.isFinite(value) ? (value / 2 ** 20).toFixed(0) : '?';

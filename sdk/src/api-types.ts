@@ -1357,7 +1357,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Prometheus metrics */
+        /**
+         * Prometheus metrics
+         * @description The whole page, or with `name[]` (repeatable) only the metrics of those names, as the Prometheus Python client does: a check that wants one figure then costs neither the other metrics' collection (some read the database) nor their text. Unknown names are left out; other query parameters (a plain `name` among them) are ignored.
+         */
         get: operations["metrics"];
         put?: never;
         post?: never;
@@ -9930,7 +9933,9 @@ export interface operations {
     };
     metrics: {
         parameters: {
-            query?: never;
+            query?: {
+                "name[]"?: string | string[];
+            };
             header?: never;
             path?: never;
             cookie?: never;

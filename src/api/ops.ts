@@ -56,23 +56,29 @@ export const opsRoutes: FastifyPluginAsync<OpsOptions> = async (app, { store, me
     summary: 'Prometheus metrics',
     description:
       'The whole page, or with `name[]` (repeatable) only the metrics of those names, as the Prometheus Python client does: a ' +
-      'check that wants one figure then costs neither the other metrics\' collection (some read the database) nor their text.',
+      'check that wants one figure then costs neither the other metrics\' collection (some read the database) nor their text. ' +
+      'Unknown names are left out; other query parameters (a plain `name` among them) are ignored.',
     produces: ['text/plain'],
     querystring: MetricsQuery,
     response: { 200: { type: 'string', description: 'Prometheus text exposition format.' } },
   };
   app.get<{ Querystring: Static<typeof MetricsQuery> }>('/metrics', { schema: metricsSchema }, async (request, reply) => {
     const wanted = request.query['name[]'];
-    const pages =
-      wanted === undefined
-        ? await Promise.all(registries.map((registry) => registry.metrics()))
-        : await Promise.all(
-            [...new Set([wanted].flat())].flatMap((name) => {
-              const registry = registries.find((r) => r.getSingleMetric(name) !== undefined);
-              return registry === undefined ? [] : [registry.getSingleMetricAsString(name)];
-            }),
-          );
-    return reply.type(metrics.registry.contentType).send(pages.join('\n'));
+    if (wanted === undefined) {
+      const pages = await Promise.all(registries.map((registry) => registry.metrics()));
+      return reply.type(metrics.registry.contentType).send(pages.join('\n'));
+    }
+    // Which registry holds each metric, from the registries' own lists: a name is looked up in a Map,
+    // never as a property of prom-client's internal object (where `constructor` would be found).
+    const holders = new Map(registries.flatMap((registry) => registry.getMetricsAsArray().map((metric) => [metric.name, registry] as const)));
+    const pages = await Promise.all(
+      [...new Set([wanted].flat())].flatMap((name) => {
+        const registry = holders.get(name);
+        return registry === undefined ? [] : [registry.getSingleMetricAsString(name)];
+      }),
+    );
+    // The exposition format ends every line, the last one included.
+    return reply.type(metrics.registry.contentType).send(pages.length === 0 ? '' : `${pages.join('\n')}\n`);
   });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { PaymentClient } from '../../sdk/src/index.js';
 import { startTestServer, TEST_ADMIN_TOKEN, TEST_SECRET_KEY, type TestServer } from '../helpers/server.js';
 import { allocateTestDatabase } from '../helpers/store.js';
@@ -48,8 +48,11 @@ describe('operations endpoints', () => {
   });
 
   it('answers only the metrics named by name[], without collecting the others (no database reads)', async () => {
+    // A server of its own without background jobs, so that nothing but the scrapes runs statements.
+    const quiet = await startTestServer({}, { worker: false });
+    onTestFinished(() => quiet.close());
     const scrape = async (query: string): Promise<string> => {
-      const response = await fetch(`${server.baseUrl}/metrics${query}`);
+      const response = await fetch(`${quiet.baseUrl}/metrics${query}`);
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toContain('text/plain');
       return response.text();
@@ -58,6 +61,7 @@ describe('operations endpoints', () => {
     const one = '?name[]=paygate_db_statements_total';
 
     const first = await scrape(one);
+    expect(first.endsWith('\n')).toBe(true);
     expect(first.split('\n').filter((line) => line !== '')).toEqual([
       expect.stringMatching(/^# HELP paygate_db_statements_total /),
       '# TYPE paygate_db_statements_total counter',
@@ -76,8 +80,10 @@ describe('operations endpoints', () => {
     expect(two).toMatch(/^paygate_webhook_backlog \d+$/m);
     expect(two).not.toContain('paygate_db_statements_total');
     expect(await scrape('?name[]=no_such_metric')).toBe('');
+    // Names of a plain object's own machinery are names like any other: not metrics here.
+    expect(await scrape('?name[]=constructor&name[]=__proto__&name[]=toString')).toBe('');
 
-    const bad = await fetch(`${server.baseUrl}/metrics?name[]=${encodeURIComponent('bad name{}')}`);
+    const bad = await fetch(`${quiet.baseUrl}/metrics?name[]=${encodeURIComponent('bad name{}')}`);
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ code: '400', message: 'VALIDATION_FAILED' });
   });

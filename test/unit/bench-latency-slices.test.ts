@@ -22,14 +22,14 @@ describe('bench latency slices', () => {
     ]);
   });
 
-  it('says the rate sets the tail when most slices had an answer over the target', () => {
+  it('says the slow answers were spread across the window when most slices had one over the target', () => {
     const note = slicesNote(windowOf(50, 20, (i) => (i % 4 === 0 ? 9 : 12)).slices(), 10)!;
-    expect(note).toContain('37 of 50 slices had an answer over 10 ms (in most of the window, so the rate sets the tail)');
+    expect(note).toContain('37 of 50 slices had an answer over 10 ms (spread across the window)');
   });
 
-  it('says a few stalls made it when the rest of the window met the target, and names the slowest slice', () => {
+  it('says a few stretches made it when the rest of the window met the target, and names the slowest slice', () => {
     const note = slicesNote(windowOf(50, 20, (i) => (i === 31 ? 60 : i === 7 ? 25 : 4)).slices(), 10)!;
-    expect(note).toContain('2 of 50 slices had an answer over 10 ms (in a few stalls, while the rest of the window met it)');
+    expect(note).toContain('2 of 50 slices had an answer over 10 ms (in a few stretches, while the rest of the window met it)');
     expect(note).toContain('slowest slice 3.1 s into the window: 20 answers, mean 60.0, max 60.0 ms');
     expect(note).toContain('slice means 4.0 (p10) / 4.0 (median) / 4.0 (p90) ms');
   });
