@@ -8,6 +8,13 @@ import { startTestServer, TEST_ADMIN_TOKEN, TEST_SECRET_KEY, type TestServer } f
 import { allocateTestDatabase } from '../helpers/store.js';
 import { freePort } from '../helpers/ports.js';
 
+/** paygate_db_statements_total on a /metrics page (whole or filtered); the metric must be there. */
+function statementsIn(text: string): number {
+  const match = /^paygate_db_statements_total (\d+)$/m.exec(text);
+  expect(match).not.toBeNull();
+  return Number(match![1]);
+}
+
 describe('operations endpoints', () => {
   let server: TestServer;
   beforeAll(async () => {
@@ -33,12 +40,7 @@ describe('operations endpoints', () => {
   });
 
   it('counts the statements run on the database, which a signed read adds to', async () => {
-    const statements = async (): Promise<number> => {
-      const text = await (await fetch(`${server.baseUrl}/metrics`)).text();
-      const match = /^paygate_db_statements_total (\d+)$/m.exec(text);
-      expect(match).not.toBeNull();
-      return Number(match![1]);
-    };
+    const statements = async (): Promise<number> => statementsIn(await (await fetch(`${server.baseUrl}/metrics`)).text());
     const merchant = await server.createMerchant();
     const before = await statements();
     expect(before).toBeGreaterThan(0);
@@ -57,7 +59,6 @@ describe('operations endpoints', () => {
       expect(response.headers.get('content-type')).toContain('text/plain');
       return response.text();
     };
-    const statementsIn = (text: string): number => Number(/^paygate_db_statements_total (\d+)$/m.exec(text)?.[1]);
     const one = '?name[]=paygate_db_statements_total';
 
     const first = await scrape(one);
