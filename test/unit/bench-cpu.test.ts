@@ -1,7 +1,9 @@
 // The bench's CPU accounting reads /proc: a burst of this process's own work is counted as its own and as
 // busy machine time, never as another process's, and steal and I/O stall are shares and durations.
 import { describe, expect, it } from 'vitest';
-import { measureUnshared, sharedTheMachine, sharedWindowText, snapshot, usageBetween, type CpuUsage } from '../../bench/cpu.js';
+import pg from 'pg';
+import { measureUnshared, postgresCpuMs, postgresCpuMsByScan, processCpuMs, sharedTheMachine, sharedWindowText, snapshot, usageBetween, type CpuUsage } from '../../bench/cpu.js';
+import { TEST_PG_URL } from '../helpers/store.js';
 
 /** Spins until this process has used `ms` of CPU (not of the clock: a loaded machine only makes it longer). */
 function spin(ms: number): void {
@@ -59,5 +61,47 @@ describe('bench CPU accounting', () => {
     expect(once.givenUp).toHaveLength(1);
     const always = await run([0.4, 0.4, 0.4, 0.4]);
     expect({ measured: always.measured, givenUp: always.givenUp.length, rps: always.window.load.rps }).toEqual({ measured: 3, givenUp: 2, rps: 1002 });
+  });
+
+  // At each window's opening the load generator reads PostgreSQL's CPU while every request is in flight:
+  // from the postmaster's children instead of every process's stat file.
+  it("finds PostgreSQL's processes through the postmaster's children, the same ones a scan of every process finds", async () => {
+    const sameAsScan = (): boolean => {
+      const listed = [...postgresCpuMs().keys()].sort();
+      const scanned = [...postgresCpuMsByScan().cpu.keys()].sort();
+      return JSON.stringify(listed) === JSON.stringify(scanned);
+    };
+    const client = new pg.Client({ connectionString: TEST_PG_URL });
+    try {
+      await client.connect();
+    } catch {
+      return; // no PostgreSQL on this machine: nothing to find
+    }
+    try {
+      const backend = Number((await client.query('SELECT pg_backend_pid() AS pid')).rows[0].pid);
+      const scan = postgresCpuMsByScan();
+      expect(scan.cpu.has(backend)).toBe(true);
+      expect(scan.postmasters.length).toBeGreaterThan(0);
+      expect(scan.postmasters).not.toContain(backend);
+      postgresCpuMs(); // finds the postmasters
+      const listed = postgresCpuMs();
+      expect(listed.has(backend)).toBe(true);
+      expect(listed.get(backend)).toBe(processCpuMs(backend));
+      // A connection opened after the postmasters were found is one of their children too.
+      const later = new pg.Client({ connectionString: TEST_PG_URL });
+      await later.connect();
+      try {
+        const laterBackend = Number((await later.query('SELECT pg_backend_pid() AS pid')).rows[0].pid);
+        expect(postgresCpuMs().has(laterBackend)).toBe(true);
+      } finally {
+        await later.end();
+      }
+      // Other test files open and close connections meanwhile: the two lists agree on one of a few tries.
+      let agreed = false;
+      for (let attempt = 0; attempt < 20 && !agreed; attempt++) agreed = sameAsScan();
+      expect(agreed).toBe(true);
+    } finally {
+      await client.end();
+    }
   });
 });
