@@ -11,12 +11,14 @@ const TICK_MS = 10;
 /** A /proc stat line's fields after the parenthesised command name: [0] state, [1] parent pid, [11] utime, [12] stime. */
 const statFields = (stat: string): string[] => stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 
+/** CPU milliseconds (user + system) from a stat line's fields (statFields). */
+const cpuMsOf = (fields: readonly string[]): number => (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+
 /** CPU milliseconds (user + system) from a /proc stat file; null when its process or thread is gone. */
 function statCpuMs(file: string): number | null {
   try {
     // The command name in parentheses may contain spaces: its fields are counted after it.
-    const fields = statFields(fs.readFileSync(file, 'utf8'));
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+    return cpuMsOf(statFields(fs.readFileSync(file, 'utf8')));
   } catch {
     return null;
   }
@@ -92,7 +94,7 @@ export function postgresCpuMsByScan(): { cpu: Map<number, number>; postmasters: 
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
       if (!stat.includes('(postgres)')) continue;
       const fields = statFields(stat);
-      cpu.set(Number(entry), (Number(fields[11]) + Number(fields[12])) * TICK_MS);
+      cpu.set(Number(entry), cpuMsOf(fields));
       parents.set(Number(entry), Number(fields[1]));
     } catch {
       // the process ended meanwhile
@@ -103,8 +105,8 @@ export function postgresCpuMsByScan(): { cpu: Map<number, number>; postmasters: 
   return { cpu, postmasters };
 }
 
-/** The postmasters found by the last scan; null until a scan, or after a read of their children failed. */
-let knownPostmasters: number[] | null = null;
+/** The postmasters the last scan found (none before the first scan, or when no PostgreSQL runs). */
+let knownPostmasters: readonly number[] = [];
 
 /**
  * The postmaster and its children (every backend, helper and worker of a cluster is one), with their
@@ -122,10 +124,9 @@ function clusterCpuMs(postmaster: number, into: Map<number, number>): boolean {
   }
   // Its pid taken by another process since the scan (the cluster restarted): scan again.
   if (!stat.includes('(postgres)')) return false;
-  const fields = statFields(stat);
-  into.set(postmaster, (Number(fields[11]) + Number(fields[12])) * TICK_MS);
+  into.set(postmaster, cpuMsOf(statFields(stat)));
   for (const child of children.split(' ')) {
-    if (child === '' || child === '\n') continue;
+    if (child.trim() === '') continue;
     const ms = processCpuMs(Number(child));
     if (ms !== null) into.set(Number(child), ms);
   }
@@ -134,7 +135,7 @@ function clusterCpuMs(postmaster: number, into: Map<number, number>): boolean {
 
 /** CPU ms of every PostgreSQL process: the postmasters' children once a scan found them, the whole scan otherwise. */
 export function postgresCpuMs(): Map<number, number> {
-  if (knownPostmasters !== null && knownPostmasters.length > 0) {
+  if (knownPostmasters.length > 0) {
     const out = new Map<number, number>();
     if (knownPostmasters.every((postmaster) => clusterCpuMs(postmaster, out))) return out;
   }
