@@ -11,6 +11,9 @@ const TICK_MS = 10;
 /** A /proc stat line's fields after the parenthesised command name: [0] state, [1] parent pid, [11] utime, [12] stime. */
 const statFields = (stat: string): string[] => stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 
+/** Whether a /proc stat line is a PostgreSQL process's (its command name is `postgres`). */
+const isPostgresStat = (stat: string): boolean => stat.includes('(postgres)');
+
 /** CPU milliseconds (user + system) from a stat line's fields (statFields). */
 const cpuMsOf = (fields: readonly string[]): number => (Number(fields[11]) + Number(fields[12])) * TICK_MS;
 
@@ -92,7 +95,7 @@ export function postgresCpuMsByScan(): { cpu: Map<number, number>; postmasters: 
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (!stat.includes('(postgres)')) continue;
+      if (!isPostgresStat(stat)) continue;
       const fields = statFields(stat);
       cpu.set(Number(entry), cpuMsOf(fields));
       parents.set(Number(entry), Number(fields[1]));
@@ -123,7 +126,7 @@ function clusterCpuMs(postmaster: number, into: Map<number, number>): boolean {
     return false;
   }
   // Its pid taken by another process since the scan (the cluster restarted): scan again.
-  if (!stat.includes('(postgres)')) return false;
+  if (!isPostgresStat(stat)) return false;
   into.set(postmaster, cpuMsOf(statFields(stat)));
   for (const child of children.split(' ')) {
     if (child.trim() === '') continue;
