@@ -8,6 +8,7 @@ import { AppError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Currency, Minor } from '../core/money.js';
 import { HotQuery, HotRowInsert } from '../store/hot-query.js';
+import { executeCompiled } from '../store/db.js';
 import type { Executor } from '../store/schema.js';
 import type { LedgerReservationsTable } from './ledger-rows.js';
 import { accountId, merchantAccount, platformAccount, readMerchantBalances } from './accounts.js';
@@ -245,7 +246,7 @@ function manyOutcome(input: PayoutReservation, result: PgManyReserveResult, nowM
 async function reserveWithRecordSqlite(db: Executor, ctx: LedgerContext, input: PayoutReservation, record: PgRecordWrite): Promise<RecordReservation> {
   const split = await splitFromBalances(db, ctx, input);
   if (!split) return { outcome: 'short', refusal: insufficientBalance(SHORT_FOR_PAYOUT) };
-  const { rows } = await db.executeQuery(CompiledQuery.raw(recordInsertFor(record.shape), record.values.map((value) => value ?? null)));
+  const { rows } = await executeCompiled(db, CompiledQuery.raw(recordInsertFor(record.shape), record.values.map((value) => value ?? null)));
   if (rows.length === 0) return { outcome: 'record_exists' };
   const reservation = await writeReservation(db, ctx, input, split);
   if (reservation.replayed) throw new Error(`ledger: reservation ${input.ref} existed before its record`);

@@ -4,11 +4,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type QueryResult, type SqliteDialectConfig } from 'kysely';
 import { migrate, type Migrations } from './migrator.js';
 import { rowBuilder, type RowBuilder } from './row-builder.js';
 import { preparedName } from './prepared.js';
-import type { Database, Db } from './schema.js';
+import type { Database, Db, Executor } from './schema.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
@@ -145,6 +145,40 @@ export class CachedStatements {
   }
 }
 
+/** Each SQLite store's statements and driver, by its Kysely adapter (shared by the store's transactions). */
+const DIRECT = new WeakMap<object, { readonly statements: CachedStatements; readonly driver: ImmediateSqliteDriver }>();
+
+/**
+ * The statements of a SQLite store's one connection when a query on `db` may run on it at once
+ * (runDirect) rather than through Kysely's executor, whose connection provider, mutex and result
+ * transform cost about a dozen promises a statement (docs/benchmarks.md, session 49); else null.
+ * better-sqlite3 runs a statement synchronously, so nothing else runs on the connection meanwhile.
+ * That is safe for a transaction on SQLite, which owns the connection from its BEGIN to its end, and
+ * for a query outside any transaction while no one holds the connection (no transaction is open on
+ * it, so the query sees only committed rows). While a transaction holds it, a query outside that
+ * transaction waits for Kysely's mutex as before: run at once it would see the transaction's
+ * uncommitted writes.
+ */
+export function directStatements(db: { readonly isTransaction: boolean; getExecutor(): { readonly adapter: object } }): CachedStatements | null {
+  const direct = DIRECT.get(db.getExecutor().adapter);
+  if (direct === undefined) return null;
+  return db.isTransaction || !direct.driver.held ? direct.statements : null;
+}
+
+/** A compiled query run as Kysely's SQLite connection runs it (same statement cache, same result). */
+export function runDirect<Row>(statements: CachedStatements, query: { readonly sql: string; readonly parameters: readonly unknown[] }): QueryResult<Row> {
+  const statement = statements.prepare(query.sql);
+  if (statement.reader) return { rows: statement.all(query.parameters) as Row[] };
+  const { changes, lastInsertRowid } = statement.run(query.parameters);
+  return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+}
+
+/** Runs a compiled query: at once on SQLite's connection when directStatements allows, else through Kysely. */
+export function executeCompiled<Row>(db: Executor, query: CompiledQuery): QueryResult<Row> | Promise<QueryResult<Row>> {
+  const direct = directStatements(db);
+  return direct === null ? db.executeQuery<Row>(query) : runDirect<Row>(direct, query);
+}
+
 /**
  * Kysely's SQLite driver opens a transaction with a plain (deferred) `BEGIN`: it reads from a snapshot
  * and asks for the write lock only at its first write. When another process on the same file (the
@@ -154,18 +188,35 @@ export class CachedStatements {
  * one process nothing changes: it has one connection, and its transactions already run one at a time.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
+  /** Is the connection handed out (a transaction, a query or a stream running on it)? See directStatements. */
+  held = false;
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await super.acquireConnection();
+    this.held = true;
+    return connection;
+  }
+
+  override async releaseConnection(): Promise<void> {
+    this.held = false;
+    await super.releaseConnection();
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
 }
 
 class ImmediateSqliteDialect extends SqliteDialect {
-  constructor(private readonly settings: SqliteDialectConfig) {
+  readonly driver: ImmediateSqliteDriver;
+
+  constructor(settings: SqliteDialectConfig) {
     super(settings);
+    this.driver = new ImmediateSqliteDriver(settings);
   }
 
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.settings);
+    return this.driver;
   }
 }
 
@@ -188,7 +239,9 @@ function openSqlite(file: string): Store {
   sqlite.pragma(`cache_size = -${SQLITE_PAGE_CACHE_KIB}`);
   sqlite.defaultSafeIntegers(true);
   const statements = new CachedStatements(sqlite);
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: statements }) });
+  const dialect = new ImmediateSqliteDialect({ database: statements });
+  const db = new Kysely<Database>({ dialect });
+  DIRECT.set(db.getExecutor().adapter, { statements, driver: dialect.driver });
   return {
     db,
     kind: 'sqlite',

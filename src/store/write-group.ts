@@ -21,6 +21,7 @@
 import { CompiledQuery, type Transaction } from 'kysely';
 import { COMMIT_LINGER, GroupBatch } from '../core/group-batch.js';
 import { isPostgres, type Database, type Db } from './schema.js';
+import { executeCompiled } from './db.js';
 import { isRetryableDbError, withTransaction } from './transactions.js';
 
 /**
@@ -193,7 +194,7 @@ export class WriteGroup {
       for (const [index, unit] of units.entries()) {
         const last = index === units.length - 1;
         let isProtected = !unit.optimistic;
-        if (isProtected && !open) await trx.executeQuery(OPEN);
+        if (isProtected && !open) await executeCompiled(trx, OPEN);
         open = false;
         const scope: UnitScope = {
           get unprotected() {
@@ -201,14 +202,14 @@ export class WriteGroup {
           },
           protect: async () => {
             if (isProtected) return;
-            await trx.executeQuery(OPEN);
+            await executeCompiled(trx, OPEN);
             isProtected = true;
           },
         };
         const nextProtected = !last && !units[index + 1]!.optimistic;
         try {
           const value = await unit.work(trx, scope, batched.get(unit) ?? null);
-          if (isProtected && !this.postgres) await trx.executeQuery(RELEASE);
+          if (isProtected && !this.postgres) await executeCompiled(trx, RELEASE);
           else if (isProtected && !last) {
             await trx.executeQuery(nextProtected ? RELEASE_AND_OPEN : RELEASE);
             open = nextProtected;
@@ -223,13 +224,13 @@ export class WriteGroup {
             throw new GroupAbandoned('write group: a unit without a savepoint failed', { cause: error });
           }
           if (!this.postgres) {
-            await trx.executeQuery(ROLL_BACK);
-            await trx.executeQuery(RELEASE);
+            await executeCompiled(trx, ROLL_BACK);
+            await executeCompiled(trx, RELEASE);
           } else if (last || nextProtected) {
-            await trx.executeQuery(ROLL_BACK);
+            await executeCompiled(trx, ROLL_BACK);
             open = true;
           } else {
-            await trx.executeQuery(ROLL_BACK_AND_RELEASE);
+            await executeCompiled(trx, ROLL_BACK_AND_RELEASE);
           }
           const cause = unwrapped(error);
           outcomes.push(isRetryableDbError(cause) ? { alone: true } : { error: cause });

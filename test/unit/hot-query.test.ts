@@ -2,7 +2,7 @@
 // values, and on PostgreSQL sent as named prepared statements, so the server plans them once per
 // connection (a list page's planning had cost the database more than its scan).
 import { sql, type Generated, type Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HotBatchQuery, HotQuery, HotRowInsert, HotRowsInsert } from '../../src/store/hot-query.js';
 import { openTestStore } from '../helpers/store.js';
 
@@ -100,6 +100,32 @@ describe(`hot queries (${process.env.TEST_STORE === 'postgres' ? 'PostgreSQL' : 
     ]);
     const stored = await scratch.selectFrom('hot_many').select(['k', 'n']).where('k', '>=', 'm').orderBy('k').execute();
     expect(stored).toEqual(many);
+  });
+
+  it('inside a transaction sees its own writes; outside one, while it is open, only what is committed', async () => {
+    const setN = new HotQuery(2, (db, n: bigint, bucket: string) => db.updateTable('rate_limit_windows').set({ n }).where('bucket', '=', bucket));
+    let letGo!: () => void;
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    let inside: unknown;
+    const rolledBack = store.db
+      .transaction()
+      .execute(async (trx) => {
+        expect(await setN.affected(trx, 50n, 'hot-a')).toBe(1n);
+        inside = await byBucket.execute(trx, 'hot-a', 1n);
+        // Held open while the rest of the process runs: between a transaction's awaits, other
+        // requests' work goes on and may read outside it.
+        await held;
+        throw new Error('rolled back');
+      })
+      .catch((error: Error) => error.message);
+    await vi.waitFor(() => expect(inside).toEqual([{ bucket: 'hot-a', n: 50n }]));
+    // SQLite has one connection, held by the transaction: this read waits for it (it must never run
+    // at once there and see the uncommitted 50); PostgreSQL reads what is committed from another.
+    const outside = byBucket.execute(store.db, 'hot-a', 1n);
+    letGo();
+    expect(await outside).toEqual([{ bucket: 'hot-a', n: 5n }]);
+    expect(await rolledBack).toBe('rolled back');
+    expect(await byBucket.execute(store.db, 'hot-a', 1n)).toEqual([{ bucket: 'hot-a', n: 5n }]);
   });
 
   it.runIf(process.env.TEST_STORE === 'postgres')('runs as a named prepared statement on PostgreSQL', async () => {
