@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type QueryResult, type SqliteDialectConfig } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type QueryResult, type SqliteDialectConfig, type Transaction, type TransactionBuilder } from 'kysely';
 import { migrate, type Migrations } from './migrator.js';
 import { rowBuilder, type RowBuilder } from './row-builder.js';
 import { preparedName } from './prepared.js';
@@ -148,21 +148,26 @@ export class CachedStatements {
 /** Each SQLite store's statements and driver, by its Kysely adapter (shared by the store's transactions). */
 const DIRECT = new WeakMap<object, { readonly statements: CachedStatements; readonly driver: ImmediateSqliteDriver }>();
 
+/** SQLite transactions whose callback is running: begun, and not yet committed or rolled back (SqliteKysely). */
+const LIVE = new WeakSet<object>();
+
 /**
  * The statements of a SQLite store's one connection when a query on `db` may run on it at once
  * (runDirect) rather than through Kysely's executor, whose connection provider, mutex and result
  * transform cost about a dozen promises a statement (docs/benchmarks.md, session 49); else null.
  * better-sqlite3 runs a statement synchronously, so nothing else runs on the connection meanwhile.
- * That is safe for a transaction on SQLite, which owns the connection from its BEGIN to its end, and
- * for a query outside any transaction while no one holds the connection (no transaction is open on
- * it, so the query sees only committed rows). While a transaction holds it, a query outside that
- * transaction waits for Kysely's mutex as before: run at once it would see the transaction's
- * uncommitted writes.
+ * That is safe for a transaction on SQLite while its callback runs (it owns the connection from its
+ * BEGIN to its end), and for a query outside any transaction while no one holds the connection (no
+ * transaction is open on it, so the query sees only committed rows). While a transaction holds it, a
+ * query outside that transaction waits for Kysely's mutex as before: run at once it would see the
+ * transaction's uncommitted writes. A transaction used after its end goes to Kysely too, which
+ * refuses it.
  */
 export function directStatements(db: { readonly isTransaction: boolean; getExecutor(): { readonly adapter: object } }): CachedStatements | null {
   const direct = DIRECT.get(db.getExecutor().adapter);
   if (direct === undefined) return null;
-  return db.isTransaction || !direct.driver.held ? direct.statements : null;
+  if (db.isTransaction) return LIVE.has(db) ? direct.statements : null;
+  return direct.driver.held ? null : direct.statements;
 }
 
 /** A compiled query run as Kysely's SQLite connection runs it (same statement cache, same result). */
@@ -174,9 +179,37 @@ export function runDirect<Row>(statements: CachedStatements, query: { readonly s
 }
 
 /** Runs a compiled query: at once on SQLite's connection when directStatements allows, else through Kysely. */
-export function executeCompiled<Row>(db: Executor, query: CompiledQuery): QueryResult<Row> | Promise<QueryResult<Row>> {
+export function executeCompiled<Row>(db: Executor, query: CompiledQuery): Promise<QueryResult<Row>> {
   const direct = directStatements(db);
-  return direct === null ? db.executeQuery<Row>(query) : runDirect<Row>(direct, query);
+  if (direct === null) return db.executeQuery<Row>(query);
+  try {
+    return Promise.resolve(runDirect<Row>(direct, query));
+  } catch (error) {
+    // As Kysely's would: a failed statement is a rejected promise, never a throw at the call.
+    return Promise.reject(error);
+  }
+}
+
+/**
+ * Kysely for the SQLite store: each `transaction().execute` callback's Transaction is marked live
+ * while the callback runs, for directStatements. Builders made otherwise (`setIsolationLevel`, a
+ * `withPlugin` copy's) are not marked, and their transactions' queries simply go through Kysely.
+ */
+class SqliteKysely extends Kysely<Database> {
+  override transaction(): TransactionBuilder<Database> {
+    const builder = super.transaction();
+    const execute = builder.execute.bind(builder);
+    builder.execute = <T>(callback: (trx: Transaction<Database>) => Promise<T>): Promise<T> =>
+      execute(async (trx) => {
+        LIVE.add(trx);
+        try {
+          return await callback(trx);
+        } finally {
+          LIVE.delete(trx);
+        }
+      });
+    return builder;
+  }
 }
 
 /**
@@ -240,7 +273,7 @@ function openSqlite(file: string): Store {
   sqlite.defaultSafeIntegers(true);
   const statements = new CachedStatements(sqlite);
   const dialect = new ImmediateSqliteDialect({ database: statements });
-  const db = new Kysely<Database>({ dialect });
+  const db = new SqliteKysely({ dialect });
   DIRECT.set(db.getExecutor().adapter, { statements, driver: dialect.driver });
   return {
     db,

@@ -1,10 +1,12 @@
 // Hot queries (store/hot-query.ts) on the suite's store: compiled once, run with each call's
 // values, and on PostgreSQL sent as named prepared statements, so the server plans them once per
 // connection (a list page's planning had cost the database more than its scan).
-import { sql, type Generated, type Kysely } from 'kysely';
+import { sql, type Generated, type Kysely, type Transaction } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HotBatchQuery, HotQuery, HotRowInsert, HotRowsInsert } from '../../src/store/hot-query.js';
 import { openTestStore } from '../helpers/store.js';
+import { directStatements } from '../../src/store/db.js';
+import type { Database } from '../../src/store/schema.js';
 
 let store: Awaited<ReturnType<typeof openTestStore>>;
 beforeAll(async () => {
@@ -126,6 +128,18 @@ describe(`hot queries (${process.env.TEST_STORE === 'postgres' ? 'PostgreSQL' : 
     expect(await outside).toEqual([{ bucket: 'hot-a', n: 5n }]);
     expect(await rolledBack).toBe('rolled back');
     expect(await byBucket.execute(store.db, 'hot-a', 1n)).toEqual([{ bucket: 'hot-a', n: 5n }]);
+  });
+
+  it('runs on SQLite\'s connection at once only inside a running transaction, and refuses a transaction used after its end', async () => {
+    const sqlite = process.env.TEST_STORE !== 'postgres';
+    let kept: Transaction<Database> | undefined;
+    await store.db.transaction().execute(async (trx) => {
+      kept = trx;
+      expect(directStatements(trx) !== null).toBe(sqlite);
+      expect(await byBucket.execute(trx, 'hot-b', 1n)).toEqual([{ bucket: 'hot-b', n: 7n }]);
+    });
+    expect(directStatements(kept!)).toBeNull();
+    await expect(byBucket.execute(kept!, 'hot-b', 1n)).rejects.toThrow('Transaction is already committed');
   });
 
   it.runIf(process.env.TEST_STORE === 'postgres')('runs as a named prepared statement on PostgreSQL', async () => {
