@@ -48,6 +48,8 @@ export class ConnectorRouter<Bank extends InProcessBank = InProcessBank> {
   private live = new Map<string, LiveChannel>();
   private timer: NodeJS.Timeout | null = null;
   private readonly retiring = new Set<NodeJS.Timeout>();
+  /** The refresh under way or last run (refresh): the next one starts after it. */
+  private refreshing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly registry: ChannelRegistry<Bank>,
@@ -72,8 +74,20 @@ export class ConnectorRouter<Bank extends InProcessBank = InProcessBank> {
     return this;
   }
 
-  /** Rebuilds the channels whose base URL or credentials changed; the others keep their connections. */
-  async refresh(): Promise<void> {
+  /**
+   * Rebuilds the channels whose base URL or credentials changed; the others keep their connections.
+   * Refreshes run one at a time, each reading the settings after the one before applied its own: run
+   * at once (the timer's and an operator's change, two operators' changes), one that read the
+   * settings before a change could finish after the change's own refresh and put the old routes and
+   * credentials back until the next read.
+   */
+  refresh(): Promise<void> {
+    const run = this.refreshing.then(() => this.refreshNow());
+    this.refreshing = run.catch(() => undefined);
+    return run;
+  }
+
+  private async refreshNow(): Promise<void> {
     const snapshot = await this.options.settings.snapshot();
     const next = new Map<string, LiveChannel>();
     for (const definition of this.options.settings.catalog) {
@@ -172,6 +186,8 @@ export class ConnectorRouter<Bank extends InProcessBank = InProcessBank> {
 
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    // A refresh under way would otherwise open channels after they are closed here.
+    await this.refreshing;
     for (const timer of this.retiring) clearTimeout(timer);
     this.retiring.clear();
     await Promise.all([...this.live.values()].map((live) => live.channel.close?.()));
