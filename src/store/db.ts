@@ -171,23 +171,21 @@ export function directStatements(db: { readonly isTransaction: boolean; getExecu
 }
 
 /** A compiled query run as Kysely's SQLite connection runs it (same statement cache, same result). */
-export function runDirect<Row>(statements: CachedStatements, query: { readonly sql: string; readonly parameters: readonly unknown[] }): QueryResult<Row> {
+function runDirect<Row>(statements: CachedStatements, query: { readonly sql: string; readonly parameters: readonly unknown[] }): QueryResult<Row> {
   const statement = statements.prepare(query.sql);
   if (statement.reader) return { rows: statement.all(query.parameters) as Row[] };
   const { changes, lastInsertRowid } = statement.run(query.parameters);
   return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
 }
 
-/** Runs a compiled query: at once on SQLite's connection when directStatements allows, else through Kysely. */
-export function executeCompiled<Row>(db: Executor, query: CompiledQuery): Promise<QueryResult<Row>> {
+/**
+ * Runs a compiled query: at once on SQLite's connection when directStatements allows (the result
+ * itself, no promise), else through Kysely. Call it under `await` in an async function: a statement
+ * that fails on the direct path then rejects that function's promise, as Kysely's would.
+ */
+export function executeCompiled<Row>(db: Executor, query: CompiledQuery): QueryResult<Row> | Promise<QueryResult<Row>> {
   const direct = directStatements(db);
-  if (direct === null) return db.executeQuery<Row>(query);
-  try {
-    return Promise.resolve(runDirect<Row>(direct, query));
-  } catch (error) {
-    // As Kysely's would: a failed statement is a rejected promise, never a throw at the call.
-    return Promise.reject(error);
-  }
+  return direct === null ? db.executeQuery<Row>(query) : runDirect<Row>(direct, query);
 }
 
 /**

@@ -4,7 +4,7 @@
 // compiled text also runs as a named prepared statement, so the server parses and plans it once per
 // connection instead of on every call (for a list page, planning cost the database more than the scan).
 import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
-import { directStatements, runDirect } from './db.js';
+import { executeCompiled } from './db.js';
 import { GroupBatch } from '../core/group-batch.js';
 import { preparedOnPostgres } from './prepared.js';
 import { isPostgres, type Db, type Executor } from './schema.js';
@@ -54,9 +54,7 @@ export class HotQuery<Args extends readonly unknown[], Row> {
   private run(db: Executor, args: Args): QueryResult<Row> | Promise<QueryResult<Row>> {
     const { template, sources } = this.compiledFor(db);
     const parameters = sources.map((source, i) => (source < 0 ? template.parameters[i] : args[source]));
-    const direct = directStatements(db);
-    if (direct !== null) return runDirect<Row>(direct, { sql: template.sql, parameters });
-    return db.executeQuery<Row>({ ...template, parameters });
+    return executeCompiled<Row>(db, { ...template, parameters });
   }
 
   async executeTakeFirst(db: Executor, ...args: Args): Promise<Row | undefined> {
@@ -189,7 +187,7 @@ export class HotRowsInsert<Row extends object, Out> {
   async execute(db: Executor, rows: readonly Row[]): Promise<Out[]> {
     if (rows.length === 0) return [];
     const columns = definedColumns(rows[0]!);
-    if (!rows.every((row) => sameColumns(row, columns))) return (await db.executeQuery(this.build(db, rows).compile())).rows;
+    if (!rows.every((row) => sameColumns(row, columns))) return (await executeCompiled<Out>(db, this.build(db, rows).compile())).rows;
     const key = `${columns.join(',')} x${rows.length}`;
     let entry = this.byShape.get(key);
     if (entry === undefined) {

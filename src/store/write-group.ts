@@ -211,7 +211,7 @@ export class WriteGroup {
           const value = await unit.work(trx, scope, batched.get(unit) ?? null);
           if (isProtected && !this.postgres) await executeCompiled(trx, RELEASE);
           else if (isProtected && !last) {
-            await trx.executeQuery(nextProtected ? RELEASE_AND_OPEN : RELEASE);
+            await executeCompiled(trx, nextProtected ? RELEASE_AND_OPEN : RELEASE);
             open = nextProtected;
           }
           outcomes.push({ value });
